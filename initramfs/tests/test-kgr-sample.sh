@@ -82,23 +82,13 @@ expect "iopl(3) = -1 EPERM" -u 65534 3
 expect_new_code "$NEW_IOPL" "$b_iopl"
 expect_new_code "$NEW_CAPABLE" "$b_cap"
 
-kmsg | grep -q 'kgr: slow stub: calling new code' ||
+kmsg_since_mark | grep -q 'kgr: slow stub: calling new code' ||
 	die "the slow stub never sent a caller to the new code"
 
-if ! kmsg | grep -q -F 'kgr succeeded'; then
-	log "waiting up to $FINALIZE_BOUND s for 'kgr succeeded'"
-	wait_for "kmsg | grep -q -F 'kgr succeeded'" "$FINALIZE_BOUND" || {
-		for f in /proc/[0-9]*/kgr_in_progress; do
-			[ "$(cat "$f" 2>/dev/null)" = 1 ] || continue
-			pid=${f#/proc/}; pid=${pid%%/*}
-			log "still in progress: pid $pid ($(cat /proc/$pid/comm))"
-		done
-		die "patching did not finalize within $FINALIZE_BOUND s"
-	}
-fi
+kgr_wait_finalized "$FINALIZE_BOUND"
 end=$(cut -d' ' -f1 /proc/uptime)
 log "finalized $(awk "BEGIN { print $end - $start }") s after insmod (bound $FINALIZE_BOUND s)"
-kmsg | grep -q 'kgr failed after timeout' &&
+kmsg_since_mark | grep -q 'kgr failed after timeout' &&
 	log "note: at least one check failed before finalization"
 
 # After finalization: nobody is left in the old universe ...

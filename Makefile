@@ -1,0 +1,178 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# kGraft (RFC, 2014-04-30) ported to Debian 12's Linux 6.1 as a quilt
+# series: unpack the tree, apply the series, configure, build, and boot the
+# result in QEMU with a small test initramfs.  "make help" lists the targets.
+#
+# Everything generated lives under $(BUILD); the repository itself is only
+# read (the kernel tree gets symlinks to patches/ and series).
+
+BUILD		?= $(CURDIR)/build
+KSRC		 = $(BUILD)/linux-source-6.1
+TARBALL		?= /usr/src/linux-source-6.1.tar.xz
+
+KARCH		?= x86_64
+JOBS		?= $(shell nproc)
+CONFIG_FRAGMENTS ?=
+FRAGMENTS	 = $(CURDIR)/configs/kgr.config $(abspath $(CONFIG_FRAGMENTS))
+
+PATCHES		?= $(CURDIR)/patches
+SERIES		?= $(CURDIR)/series
+
+TESTMOD_DIR	 = $(BUILD)/kgr-test
+# the glob is expanded by mkinitramfs.sh, after the test modules are built
+GUEST_MODULES	?= $(KSRC)/samples/kgr/kgr_patcher.ko $(TESTMOD_DIR)/*.ko
+
+QEMU_ACCEL	?= tcg
+QEMU_TIMEOUT	?= 600
+QEMU_SMP	?= 2
+QEMU_MEM	?= 512M
+KAPPEND		?=
+LOG_NAME	?= console
+
+LOGDIR		 = $(BUILD)/logs
+LOG		 = $(LOGDIR)/$(LOG_NAME).log
+BZIMAGE		 = $(KSRC)/arch/x86/boot/bzImage
+INITRAMFS	 = $(BUILD)/initramfs.cpio.gz
+
+STAMP_UNPACK	 = $(BUILD)/.stamp-unpack
+STAMP_TREE	 = $(BUILD)/.stamp-tree
+STAMP_CONFIG	 = $(BUILD)/.stamp-config
+
+DEB_PACKAGES	 = linux-source-6.1 gcc binutils make flex bison bc libelf-dev \
+		   libssl-dev quilt qemu-system-x86 busybox-static cpio kmod \
+		   xz-utils python3 dwarves
+
+# The kernel's make gets ARCH and V explicitly; do not hand it our own
+# command-line variables (BUILD=, LOG_NAME=, ...) through MAKEFLAGS.
+MAKEOVERRIDES	:=
+KMAKE		 = $(MAKE) -C $(KSRC) ARCH=$(KARCH) $(if $(V),V=$(V))
+
+QEMU_RUN	 = $(CURDIR)/scripts/qemu-run.sh --kernel $(BZIMAGE) \
+		   --initrd $(INITRAMFS) --accel $(QEMU_ACCEL) \
+		   --smp $(QEMU_SMP) --mem $(QEMU_MEM)
+
+SERIES_PATCHES	 = $(wildcard $(SERIES) $(PATCHES)/*.patch)
+
+# Targets below depend on each other in a fixed order; "make deps demo"
+# must run deps first even under -j.  The kernel build itself is parallel.
+.NOTPARALLEL:
+.DEFAULT_GOAL := help
+
+.PHONY: help deps tree config kernel testmods initramfs images boot demo run check \
+	shell clean distclean
+
+help:
+	@echo 'kGraft on Linux 6.1: build and boot in QEMU'
+	@echo
+	@echo '  deps       install the Debian packages needed (root; no-op if present)'
+	@echo '  tree       unpack $(TARBALL) into $$(BUILD) and quilt push the series'
+	@echo '  config     tinyconfig + configs/kgr.config (+ $$(CONFIG_FRAGMENTS)), checked'
+	@echo '  kernel     build bzImage and modules'
+	@echo '  testmods   build the kGraft test modules (samples/kgr-test/) out of tree'
+	@echo '  initramfs  build $$(BUILD)/initramfs.cpio.gz (busybox, /init, tests, modules)'
+	@echo '  boot       boot the current bzImage + initramfs, no rebuild'
+	@echo '  demo, run  tree -> config -> kernel -> initramfs -> boot (the main job)'
+	@echo '  check      like demo, then judge the console log (exit status = verdict)'
+	@echo '  shell      like demo, but the guest gives an interactive shell (Ctrl-A x quits)'
+	@echo '  clean      remove the initramfs and logs'
+	@echo '  distclean  remove $$(BUILD) entirely'
+	@echo
+	@echo 'Variables (current value):'
+	@echo '  BUILD=$(BUILD)'
+	@echo '  SERIES=$(SERIES) PATCHES=$(PATCHES)'
+	@echo '  CONFIG_FRAGMENTS=$(CONFIG_FRAGMENTS)'
+	@echo '  GUEST_MODULES=$(GUEST_MODULES)'
+	@echo '  QEMU_ACCEL=$(QEMU_ACCEL) QEMU_TIMEOUT=$(QEMU_TIMEOUT) QEMU_SMP=$(QEMU_SMP) QEMU_MEM=$(QEMU_MEM)'
+	@echo '  KAPPEND=$(KAPPEND)'
+	@echo '  LOG_NAME=$(LOG_NAME) -> $(LOG)'
+	@echo '  JOBS=$(JOBS) V=$(V)'
+	@echo
+	@echo 'Guest knobs for KAPPEND: kgr.tests=GLOB (run only matching tests),'
+	@echo 'kgr.timeout=SECS (default per-test timeout, 300).  TREE_FORCE=1 lets'
+	@echo '"make tree" drop changes not refreshed into the top patch.'
+
+deps:
+	@$(CURDIR)/scripts/install-deps.sh $(DEB_PACKAGES)
+
+# --- the tree ---------------------------------------------------------------
+
+$(STAMP_UNPACK): $(TARBALL)
+	@$(CURDIR)/scripts/unpack-tree.sh $(TARBALL) $(BUILD) linux-source-6.1
+	@touch $@
+
+# Re-applied from scratch whenever series or any patch changed, or when
+# SERIES, PATCHES or the set of patch files is not what the stamp records.
+TREE_ID		 = $(SERIES) $(PATCHES) $(notdir $(SERIES_PATCHES))
+
+$(STAMP_TREE): $(STAMP_UNPACK) $(SERIES_PATCHES) scripts/apply-series.sh \
+	       $(if $(filter-out $(file <$(STAMP_TREE)),$(TREE_ID))$(filter-out $(TREE_ID),$(file <$(STAMP_TREE))),.FORCE)
+	@$(CURDIR)/scripts/apply-series.sh $(KSRC) $(PATCHES) $(SERIES) $@
+	@echo '$(TREE_ID)' > $@
+
+tree: $(STAMP_TREE)
+
+# --- configuration ----------------------------------------------------------
+
+# A missing .config forces a rerun even when the stamp looks fresh.
+$(STAMP_CONFIG): $(STAMP_TREE) $(FRAGMENTS) scripts/check-config.sh \
+		 $(if $(wildcard $(KSRC)/.config),,.FORCE)
+	$(KMAKE) tinyconfig
+	cd $(KSRC) && ARCH=$(KARCH) scripts/kconfig/merge_config.sh -m .config $(FRAGMENTS)
+	$(KMAKE) olddefconfig
+	$(CURDIR)/scripts/check-config.sh $(KSRC)/.config $(FRAGMENTS)
+	@touch $@
+
+config: $(STAMP_CONFIG)
+
+# --- build ------------------------------------------------------------------
+
+kernel: config
+	$(KMAKE) -j$(JOBS) modules_prepare
+	$(KMAKE) -j$(JOBS) bzImage modules
+	@echo 'kernel: $(BZIMAGE)'
+
+# The kGraft test modules (samples/kgr-test/), built out of tree.
+testmods: kernel
+	$(CURDIR)/samples/kgr-test/build.sh $(KSRC) $(TESTMOD_DIR)
+
+initramfs: kernel testmods
+	@MODULES='$(GUEST_MODULES)' $(CURDIR)/scripts/mkinitramfs.sh \
+		$(INITRAMFS) $(BUILD)/initramfs
+
+images: initramfs
+
+# --- running ----------------------------------------------------------------
+
+define boot-guest
+	@test -f $(BZIMAGE) -a -f $(INITRAMFS) || \
+		{ echo 'boot: no $(BZIMAGE) or $(INITRAMFS); run "make demo" first' >&2; exit 1; }
+	@$(QEMU_RUN) --timeout $(QEMU_TIMEOUT) --log $(LOG) --append '$(KAPPEND)'
+endef
+
+boot:
+	$(boot-guest)
+
+demo run: images
+	$(boot-guest)
+
+check: images
+	@rc=0; \
+	$(QEMU_RUN) --timeout $(QEMU_TIMEOUT) --log $(LOG) --append '$(KAPPEND)' || rc=$$?; \
+	$(CURDIR)/scripts/check-log.sh $(LOG) || rc=1; \
+	exit $$rc
+
+shell: images
+	@$(QEMU_RUN) --interactive --timeout 0 --log $(LOGDIR)/shell.log \
+		--append 'rdinit=/init kgr.shell=1 $(KAPPEND)'
+
+# --- cleaning ---------------------------------------------------------------
+
+clean:
+	rm -rf $(BUILD)/initramfs $(INITRAMFS) $(LOGDIR)
+
+distclean:
+	rm -rf $(BUILD)
+
+.PHONY: .FORCE
+.FORCE:

@@ -1,0 +1,151 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the guest tests, in the manner of the kernel's
+# tools/testing/selftests/livepatch/functions.sh.  A test sources this
+# file, calls start_test, and exits 0 (pass), 4 (skip) or anything else
+# (fail).  Everything a test prints ends up as a "# " TAP comment.
+
+MODDIR=/lib/modules-test
+MARK='kgr-test: ===== TEST: '
+KSFT_SKIP=4
+
+# log MSG: print MSG and add it to the kernel log, so the console and
+# dmesg show where the test was.  Logged at debug level: the console
+# already has it from stdout.
+log() {
+	echo "kgr-test: $*"
+	echo "<7>kgr-test: $*" > /dev/kmsg
+}
+
+# die MSG: fail the test.
+die() {
+	echo "kgr-test: FAIL: $*"
+	echo "<7>kgr-test: FAIL: $*" > /dev/kmsg
+	exit 1
+}
+
+# skip MSG: the test cannot run here (missing config, module, ...).
+skip() {
+	log "SKIP: $*"
+	exit $KSFT_SKIP
+}
+
+# start_test DESC: mark the start of a test in dmesg; dmesg_since_mark
+# and check_result look only at what comes after the last mark.
+start_test() {
+	log "===== TEST: $* ====="
+	dmesg | grep -q -F "$MARK$*" ||
+		die "start_test: mark not in dmesg (printk.devkmsg=on missing?)"
+}
+
+# dmesg_since_mark: kernel log lines after the last start_test mark,
+# without timestamps.
+dmesg_since_mark() {
+	dmesg | sed 's/^\[[ 0-9.]*\] //' |
+		awk -v mark="$MARK" 'index($0, mark) == 1 { n = 0; next }
+				     { line[n++] = $0 }
+				     END { for (i = 0; i < n; i++) print line[i] }'
+}
+
+# check_result EXPECTED: dmesg since the mark, less our own log lines,
+# must be exactly EXPECTED (one line per line).
+check_result() {
+	dmesg_since_mark | grep -v '^kgr-test: ' > /tmp/kgr-result.got
+	printf '%s\n' "$1" | sed '/^$/d' > /tmp/kgr-result.want
+	if ! cmp -s /tmp/kgr-result.want /tmp/kgr-result.got; then
+		echo "kgr-test: dmesg differs from the expected transcript:"
+		diff -u /tmp/kgr-result.want /tmp/kgr-result.got
+		die "unexpected kernel log"
+	fi
+}
+
+# assert_eq EXPECTED ACTUAL [WHAT]
+assert_eq() {
+	[ "$1" = "$2" ] || die "${3:-value}: expected '$1', got '$2'"
+}
+
+# wait_for CMD SECS: evaluate CMD every 0.1 s until it succeeds; return 1
+# if it still fails after SECS seconds.
+wait_for() {
+	local cmd="$1"
+	local tries=$(($2 * 10))
+
+	while ! eval "$cmd" > /dev/null 2>&1; do
+		tries=$((tries - 1))
+		if [ "$tries" -le 0 ]; then
+			log "wait_for: '$cmd' still false after $2 s"
+			return 1
+		fi
+		sleep 0.1
+	done
+	return 0
+}
+
+# load_mod NAME [PARAM=VALUE...]: insmod /lib/modules-test/NAME.ko.
+load_mod() {
+	local mod="$1"
+
+	shift
+	[ -f "$MODDIR/$mod.ko" ] || die "load_mod: no $MODDIR/$mod.ko in the initramfs"
+	log "% insmod $mod.ko $*"
+	insmod "$MODDIR/$mod.ko" "$@" || die "load_mod: insmod $mod.ko failed"
+}
+
+# unload_mod NAME: rmmod NAME.
+unload_mod() {
+	log "% rmmod $1"
+	rmmod "$1" || die "unload_mod: rmmod $1 failed"
+}
+
+# ---- kGraft helpers -------------------------------------------------
+
+KGR_TEST=/proc/kgr_test
+
+# kmsg_since_mark: the kernel's own lines since the last start_test mark
+# (without the tests' log lines, which log() copies into dmesg).
+kmsg_since_mark() {
+	dmesg_since_mark | grep -v '^kgr-test: '
+}
+
+# kgr_wait_finalized SECS: wait until the patching started since the mark
+# is finalized ("kgr succeeded"). kgr checks 10 s after the start, then
+# every KGR_TIMEOUT (30) s.
+kgr_wait_finalized() {
+	wait_for 'kmsg_since_mark | grep -q "^kgr succeeded$"' "$1" || {
+		kgr_show_in_progress
+		die "patching did not finalize within $1 s"
+	}
+	log "patching finalized"
+}
+
+# kgr_show_in_progress: log every task whose kgr_in_progress reads 1.
+kgr_show_in_progress() {
+	local f v pid
+
+	for f in /proc/[0-9]*/task/[0-9]*/kgr_in_progress /proc/[0-9]*/kgr_in_progress; do
+		v=$(cat "$f" 2>/dev/null) || continue
+		[ "$v" = 1 ] || continue
+		pid=${f#/proc/}; pid=${pid%%/*}
+		log "in progress: $f ($(cat /proc/$pid/comm 2>/dev/null))"
+	done
+}
+
+# load_target: make sure kgr_test_target is loaded.
+load_target() {
+	[ -d $KGR_TEST ] || load_mod kgr_test_target
+}
+
+# fn_version N: one call of kgr_test_fn_N() from a new process.
+fn_version() {
+	echo "$1" > $KGR_TEST/select
+	cat $KGR_TEST/version
+}
+
+# field NAME FILE: the value of NAME= in the last line of FILE that has it
+# (kgr-probe output: "spin=calls=3 first=1 ..." or "next=2").
+field() {
+	awk -v k="$1" '{ n = split($0, a, /[ =]/)
+			 for (i = 1; i < n; i++) if (a[i] == k) v = a[i + 1] }
+		       END { print v }' "$2"
+}

@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Scenario 7: bad input gets a clear error and leaves nothing half-done:
+# the module fails to load, the kernel log says what was wrong, later
+# calls reach the original function, and a following valid patch applies
+# and finalizes. Covers: a function that does not exist, a replacement
+# that cannot be resolved, a second patch while one is in progress
+# (-EAGAIN), a patch while ftrace is disabled, rmmod of an applied patch.
+#
+# kgr-timeout: 300
+
+. "$(dirname "$0")/functions.sh"
+
+# refuse MODULE: insmod MODULE must fail.
+refuse() {
+	log "% insmod $1.ko (must fail)"
+	if insmod "$MODDIR/$1.ko"; then
+		die "$1 loaded"
+	fi
+	grep -q "^$1 " /proc/modules && die "$1 is listed in /proc/modules"
+	if kmsg_since_mark | grep -E 'WARNING:|BUG:|Call Trace:'; then
+		die "the kernel complained while refusing $1"
+	fi
+	return 0
+}
+
+# expect_log TEXT: the kernel said TEXT since the mark.
+expect_log() {
+	kmsg_since_mark | grep -q -F "$1" || die "no '$1' in the kernel log"
+}
+
+load_target
+
+start_test "bad input: a function that does not exist"
+refuse kgr_test_bad_name
+expect_log "kgr: function kgr_test_no_such_function not resolved"
+assert_eq 1 "$(fn_version 7)" "kgr_test_fn_7() after the refused patch"
+load_mod kgr_test_patch_7
+assert_eq 2 "$(fn_version 7)" "kgr_test_fn_7() after a valid patch"
+kgr_wait_finalized 45
+
+start_test "bad input: a replacement that cannot be resolved"
+refuse kgr_test_bad_new
+expect_log "kgr: fentry_loc not properly resolved"
+assert_eq 1 "$(fn_version 8)" "kgr_test_fn_8() after the refused patch"
+load_mod kgr_test_patch_8
+assert_eq 2 "$(fn_version 8)" "kgr_test_fn_8() after a valid patch"
+kgr_wait_finalized 45
+
+start_test "bad input: a second patch while one is in progress"
+echo 4 > $KGR_TEST/select
+echo 0 > $KGR_TEST/release
+kgr-probe -w trip > /tmp/eagain.out 2>&1 &
+pid=$!
+wait_for '[ "$(cat $KGR_TEST/waiting)" = 1 ]' 10 || die "kgr-probe did not block"
+load_mod kgr_test_patch_4
+refuse kgr_test_patch_5
+expect_log "kgr: can't patch, another patching not yet finalized"
+# the RFC's sample too: it must not load without patching
+refuse kgr_patcher
+assert_eq 1 "$(fn_version 5)" "kgr_test_fn_5() after the refused patch"
+echo 1 > $KGR_TEST/release
+kgr_wait_finalized 60
+kill $pid
+start_test "bad input: the refused patch applies once the first finalized"
+load_mod kgr_test_patch_5
+assert_eq 2 "$(fn_version 5)" "kgr_test_fn_5() after the patch"
+kgr_wait_finalized 45
+
+start_test "bad input: a patch while ftrace is disabled"
+echo 0 > /proc/sys/kernel/ftrace_enabled
+refuse kgr_test_patch_6
+echo 1 > /proc/sys/kernel/ftrace_enabled
+assert_eq 1 "$(fn_version 6)" "kgr_test_fn_6() after the refused patch"
+load_mod kgr_test_patch_6
+assert_eq 2 "$(fn_version 6)" "kgr_test_fn_6() after a valid patch"
+kgr_wait_finalized 45
+
+start_test "bad input: rmmod of an applied patch"
+log "% rmmod kgr_test_patch_7 (must fail)"
+rmmod kgr_test_patch_7 && die "an applied patch module was removed"
+assert_eq 2 "$(fn_version 7)" "kgr_test_fn_7() after the refused rmmod"
+
+log "ok"
+exit 0

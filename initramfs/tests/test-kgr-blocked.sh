@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Scenario 1: a task blocked in the kernel when patching starts keeps
+# getting the old function until it returns to user space; its
+# /proc/<pid>/kgr_in_progress reads 1 meanwhile and patching does not
+# finalize; once released it reads 0 and finalization follows.
+#
+# kgr-timeout: 180
+
+. "$(dirname "$0")/functions.sh"
+
+start_test "a blocked task stays in the old universe"
+load_target
+echo 1 > $KGR_TEST/select
+echo 0 > $KGR_TEST/release
+
+kgr-probe -w trip > /tmp/blocked.out 2>&1 &
+pid=$!
+wait_for '[ "$(cat $KGR_TEST/waiting)" = 1 ]' 10 || die "kgr-probe did not block"
+
+load_mod kgr_test_patch_1
+assert_eq 1 "$(cat /proc/$pid/kgr_in_progress)" "kgr_in_progress of the blocked task"
+assert_eq 2 "$(fn_version 1)" "a new process's call"
+
+# kgr's first check comes 10 s after the start: it must fail.
+wait_for 'kmsg_since_mark | grep -q "^kgr failed after timeout"' 30 ||
+	die "no failed check while a task is blocked"
+kmsg_since_mark | grep -q '^kgr succeeded$' &&
+	die "patching finalized while a task was blocked in the kernel"
+assert_eq 1 "$(cat /proc/$pid/kgr_in_progress)" "kgr_in_progress while held"
+
+echo 1 > $KGR_TEST/release
+wait_for 'grep -q "^next=" /tmp/blocked.out' 10 || die "kgr-probe was not released"
+cat /tmp/blocked.out
+assert_eq "1 1" "$(sed -n 's/^trip=//p' /tmp/blocked.out)" "both calls of the blocked trip"
+assert_eq 2 "$(field next /tmp/blocked.out)" "the released task's next system call"
+assert_eq 0 "$(cat /proc/$pid/kgr_in_progress)" "kgr_in_progress after release"
+
+kgr_wait_finalized 45
+kill $pid
+log "ok"
+exit 0

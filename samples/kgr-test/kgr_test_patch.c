@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kgr_test_patch_N -- a kGraft patch making kgr_test_fn_N() of
+ * kgr_test_target return KGR_TEST_NEW. build.sh generates one source per
+ * N: "#define KGR_TEST_FN N" followed by an #include of this file.
+ *
+ * Unlike the RFC's sample it fails to load when kgr_start_patching()
+ * fails, and it cannot be unloaded (no module_exit): removing a kGraft
+ * patch is not supported.
+ */
+#include <linux/kgr.h>
+#include <linux/module.h>
+
+#include "kgr_test.h"
+
+#ifndef KGR_TEST_FN
+#error "KGR_TEST_FN must name the function number to patch"
+#endif
+
+#define KGR_TEST_CAT_(a, b)	a ## b
+#define KGR_TEST_CAT(a, b)	KGR_TEST_CAT_(a, b)
+#define KGR_TEST_OLD_FN		KGR_TEST_CAT(kgr_test_fn_, KGR_TEST_FN)
+#define KGR_TEST_NEW_FN		KGR_TEST_CAT(kgr_test_fn_new_, KGR_TEST_FN)
+
+/* indirections, so that the macros' # and ## see the expanded names */
+#define KGR_TEST_PATCHED(patch, old, new)	KGR_PATCHED_FUNCTION(patch, old, new)
+#define KGR_TEST_PATCH(old)			KGR_PATCH(old)
+
+static noinline int KGR_TEST_NEW_FN(void)
+{
+	return KGR_TEST_NEW;
+}
+KGR_TEST_PATCHED(patch, KGR_TEST_OLD_FN, KGR_TEST_NEW_FN);
+
+static struct kgr_patch patch = {
+	.patches = {
+		KGR_TEST_PATCH(KGR_TEST_OLD_FN),
+		KGR_PATCH_END
+	}
+};
+
+static int __init kgr_test_patch_init(void)
+{
+	return kgr_start_patching(&patch);
+}
+module_init(kgr_test_patch_init);
+MODULE_DESCRIPTION("kGraft test patch for kgr_test_target");
+MODULE_LICENSE("GPL");

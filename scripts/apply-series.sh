@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# apply-series.sh KSRC PATCHES SERIES STAMP
+#
+# Take off whatever quilt had applied in KSRC, point KSRC/patches and
+# KSRC/series at PATCHES and SERIES (the repository's patches/ and series)
+# and push the whole series again with zero fuzz.  On a
+# failing patch, name it and stop; quilt's state stays consistent (every
+# patch before it applied, the failing one not).
+#
+# Before popping, refuse when the top patch has changes that were never
+# refreshed into it (quilt diff -z), unless its patch file changed since
+# the last apply (STAMP) or TREE_FORCE=1 is set.
+
+set -euo pipefail
+
+ksrc=$1
+patches=$2
+series=$3
+stamp=$4
+
+export QUILT_PATCHES=patches
+export QUILT_SERIES=series
+quilt=(quilt --quiltrc -)
+
+cd "$ksrc"
+
+link() {
+	local name=$1 target=$2
+
+	if [ -e "$name" ] && [ ! -L "$name" ]; then
+		echo "tree: $ksrc/$name exists and is not a symlink; move it away" >&2
+		exit 1
+	fi
+	ln -sfn "$target" "$name"
+}
+
+if [ -s .pc/applied-patches ]; then
+	top=$("${quilt[@]}" top)
+	if [ "${TREE_FORCE:-0}" != 1 ] &&
+	   ! { [ -e "$stamp" ] && [ "patches/$top" -nt "$stamp" ]; } &&
+	   [ -e "patches/$top" ]; then
+		if ! pending=$("${quilt[@]}" diff -z 2>&1) || [ -n "$pending" ]; then
+			echo "tree: $top has changes that are not refreshed:" >&2
+			printf '%s\n' "$pending" | head -n 40 >&2
+			echo "tree: 'quilt refresh' them, or rerun with TREE_FORCE=1 to drop them" >&2
+			exit 1
+		fi
+	fi
+	echo "tree: popping all applied patches"
+	"${quilt[@]}" pop -a -f -q
+fi
+
+# Only now switch the links: the pop above used the series as applied.
+link patches "$patches"
+if [ -f "$series" ]; then
+	link series "$series"
+elif [ -L series ]; then
+	rm -f series
+fi
+
+if [ ! -f series ] || ! grep -qv '^[[:space:]]*\(#\|$\)' series; then
+	echo "tree: series is empty or missing, nothing to apply"
+	exit 0
+fi
+
+echo "tree: quilt push -a --fuzz=0"
+if ! "${quilt[@]}" push -a --fuzz=0; then
+	failed=$("${quilt[@]}" next 2>/dev/null || echo '?')
+	applied=$("${quilt[@]}" top 2>/dev/null || echo 'none')
+	echo "tree: FAILED: $failed does not apply with zero fuzz" >&2
+	echo "tree: applied up to: $applied; see 'quilt push -f --fuzz=0 $failed' in $ksrc" >&2
+	exit 1
+fi
+echo "tree: now at $("${quilt[@]}" top)"
+
+# quilt's diffs carry no file modes: give the scripts the series adds
+# their executable bit back (patch 0012's tools/kgraft/*.sh).
+for f in tools/kgraft/*.sh; do
+	[ -f "$f" ] && chmod +x "$f"
+done
+exit 0

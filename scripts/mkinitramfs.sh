@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkinitramfs.sh OUTPUT.cpio.gz STAGING_DIR
+#
+# Build the guest's initramfs in STAGING_DIR (emptied first) and pack it:
+#   /bin/busybox    the host's static busybox, with its applet symlinks
+#   /init           initramfs/init
+#   /tests/         initramfs/tests/
+#   /bin/NAME       initramfs/src/NAME.c, built with gcc -static
+#   /lib/modules-test/*.ko   every module in $MODULES that exists
+#
+# Environment: MODULES (space-separated .ko paths), BUSYBOX (default
+# /bin/busybox), CC (default gcc), INITRAMFS_DIR (default: initramfs/ next
+# to this script's directory).
+
+set -euo pipefail
+
+[ $# -eq 2 ] || { echo "usage: $0 OUTPUT.cpio.gz STAGING_DIR" >&2; exit 2; }
+
+out=$1
+stage=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+src=${INITRAMFS_DIR:-$top/initramfs}
+busybox=${BUSYBOX:-/bin/busybox}
+cc=${CC:-gcc}
+modules=${MODULES:-}
+
+say() { echo "initramfs: $*"; }
+
+[ -x "$busybox" ] || { echo "initramfs: no $busybox (apt-get install busybox-static)" >&2; exit 1; }
+if readelf -l "$busybox" | grep -q 'Requesting program interpreter'; then
+	echo "initramfs: $busybox is dynamically linked; install busybox-static" >&2
+	exit 1
+fi
+[ -f "$src/init" ] || { echo "initramfs: no $src/init" >&2; exit 1; }
+
+rm -rf "$stage"
+mkdir -p "$stage"
+for d in bin sbin usr/bin usr/sbin dev proc sys tmp root etc tests lib/modules-test; do
+	mkdir -p "$stage/$d"
+done
+
+cp "$busybox" "$stage/bin/busybox"
+napplets=0
+for applet in $("$stage/bin/busybox" --list-full); do
+	[ -e "$stage/$applet" ] && continue
+	mkdir -p "$stage/$(dirname "$applet")"
+	ln -s /bin/busybox "$stage/$applet"
+	napplets=$((napplets + 1))
+done
+say "busybox with $napplets applets"
+
+install -m 0755 "$src/init" "$stage/init"
+
+if [ -d "$src/tests" ]; then
+	cp -R "$src/tests/." "$stage/tests/"
+	find "$stage/tests" -name '*.sh' -exec chmod 0755 {} +
+fi
+say "tests: $(cd "$stage/tests" && ls test-*.sh 2>/dev/null | tr '\n' ' ')"
+
+for c in "$src"/src/*.c; do
+	[ -e "$c" ] || continue
+	name=$(basename "$c" .c)
+	say "cc $name"
+	"$cc" -static -O2 -Wall -o "$stage/bin/$name" "$c"
+done
+
+for ko in $modules; do
+	if [ -f "$ko" ]; then
+		cp "$ko" "$stage/lib/modules-test/"
+		say "module $(basename "$ko")"
+	else
+		echo "initramfs: warning: module $ko not found, skipped" >&2
+	fi
+done
+
+# Sorted names and root ownership make the archive independent of the
+# host's directory order and of who built it.
+(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
+	cpio -o -H newc -R 0:0 --quiet) | gzip -9 -n > "$out.tmp"
+mv "$out.tmp" "$out"
+say "$out ($(du -k "$out" | cut -f1) KiB)"

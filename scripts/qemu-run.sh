@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# qemu-run.sh --kernel BZIMAGE --initrd CPIO [options]
+#
+# Boot the test kernel in qemu-system-x86_64 with the console on this
+# terminal and tee'd to a log.  Unless --timeout 0, the guest runs under a
+# hard host-side timeout; when it expires QEMU is killed, the log says so
+# and the exit status is 124.
+#
+#   --kernel FILE     bzImage
+#   --initrd FILE     initramfs
+#   --log FILE        console log (default: console.log)
+#   --append STRING   extra kernel command line
+#   --accel NAME      tcg (default) or kvm
+#   --smp N           CPUs (default 2)
+#   --mem SIZE        memory (default 512M)
+#   --timeout SECS    host-side limit, 0 for none (default 600)
+#   --interactive     keep stdin (for the shell); otherwise stdin is /dev/null
+
+set -euo pipefail
+
+kernel=
+initrd=
+log=console.log
+append=
+accel=${QEMU_ACCEL:-tcg}
+smp=2
+mem=512M
+timeout=600
+interactive=0
+
+usage() {
+	awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0" >&2
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel)	kernel=$2; shift 2 ;;
+	--initrd)	initrd=$2; shift 2 ;;
+	--log)		log=$2; shift 2 ;;
+	--append)	append=$2; shift 2 ;;
+	--accel)	accel=$2; shift 2 ;;
+	--smp)		smp=$2; shift 2 ;;
+	--mem)		mem=$2; shift 2 ;;
+	--timeout)	timeout=$2; shift 2 ;;
+	--interactive)	interactive=1; shift ;;
+	*)		usage ;;
+	esac
+done
+
+[ -f "$kernel" ] || { echo "qemu-run: no kernel '$kernel'" >&2; exit 1; }
+[ -f "$initrd" ] || { echo "qemu-run: no initrd '$initrd'" >&2; exit 1; }
+case $timeout in
+''|*[!0-9]*) echo "qemu-run: bad --timeout '$timeout'" >&2; exit 2 ;;
+esac
+
+cmdline="console=ttyS0 panic=-1 oops=panic loglevel=7 printk.devkmsg=on${append:+ $append}"
+
+qemu=(qemu-system-x86_64 -accel "$accel")
+[ "$accel" = kvm ] && qemu+=(-cpu host)
+qemu+=(-smp "$smp" -m "$mem" -nographic -no-reboot -nic none
+       -kernel "$kernel" -initrd "$initrd" -append "$cmdline")
+
+mkdir -p "$(dirname "$log")"
+: > "$log"
+
+note() {
+	echo "qemu-run: $*" | tee -a "$log"
+}
+
+if [ "$timeout" -gt 0 ]; then
+	# --foreground keeps QEMU in our process group, so ^C still reaches it.
+	run=(timeout --foreground -k 10 "$timeout" "${qemu[@]}")
+	note "timeout ${timeout}s; accel $accel; log $log"
+else
+	run=("${qemu[@]}")
+	note "no timeout; accel $accel; log $log"
+fi
+note "$(printf '%q ' "${qemu[@]}")"
+[ "$interactive" = 1 ] && echo "qemu-run: Ctrl-A x quits QEMU"
+
+restore_tty() {
+	[ -t 0 ] && stty sane 2>/dev/null
+	return 0
+}
+trap restore_tty EXIT
+
+start=$SECONDS
+set +e
+if [ "$interactive" = 1 ]; then
+	"${run[@]}" 2>&1 | tee -a "$log"
+else
+	"${run[@]}" < /dev/null 2>&1 | tee -a "$log"
+fi
+rc=${PIPESTATUS[0]}
+set -e
+elapsed=$((SECONDS - start))
+
+if [ "$timeout" -gt 0 ] && { [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; }; then
+	note "TIMEOUT after $timeout s, killed"
+	exit 124
+fi
+note "qemu exited with status $rc after $elapsed s"
+exit "$rc"
