@@ -41,7 +41,7 @@ STAMP_CONFIG	 = $(BUILD)/.stamp-config
 
 DEB_PACKAGES	 = linux-source-6.1 gcc binutils make flex bison bc libelf-dev \
 		   libssl-dev quilt qemu-system-x86 busybox-static cpio kmod \
-		   xz-utils python3 dwarves
+		   xz-utils python3 dwarves sparse
 
 # The kernel's make gets ARCH and V explicitly; do not hand it our own
 # command-line variables (BUILD=, LOG_NAME=, ...) through MAKEFLAGS.
@@ -176,3 +176,32 @@ distclean:
 
 .PHONY: .FORCE
 .FORCE:
+
+# ============================================================================
+# Review of the series (issue 5): lint, refresh, bisect, compare-rfc, sparse.
+# Each works in its own scratch tree under $(BUILD) (lint/, bisect/,
+# sparse/), never in $(KSRC); "make help-review" describes them.
+# ============================================================================
+
+SEEDS		?= $(CURDIR)/../shared/seeds
+CHECKPATCH_KEPT	?= $(CURDIR)/scripts/checkpatch-kept
+LINT_DIR	 = $(BUILD)/lint
+
+.PHONY: help-review lint refresh
+
+help-review:
+	@echo 'Review targets (each in its own scratch tree under $$(BUILD)):'
+	@echo '  lint         series, headers, format, checkpatch --strict against'
+	@echo '               scripts/checkpatch-kept, canonical diff format'
+	@echo '  refresh      rewrite every patch in the canonical diff format'
+	@echo '               (quilt refresh -p ab --no-timestamps --no-index --diffstat --sort)'
+	@echo
+	@echo '  SEEDS=$(SEEDS)'
+
+lint:
+	@$(CURDIR)/scripts/lint-series.sh $(TARBALL) $(LINT_DIR) $(PATCHES) \
+		$(SERIES) $(CHECKPATCH_KEPT) $(SEEDS)
+
+refresh:
+	@$(CURDIR)/scripts/refresh-series.sh --write $(TARBALL) $(LINT_DIR) \
+		$(PATCHES) $(SERIES)
