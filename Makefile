@@ -187,7 +187,13 @@ SEEDS		?= $(CURDIR)/../shared/seeds
 CHECKPATCH_KEPT	?= $(CURDIR)/scripts/checkpatch-kept
 LINT_DIR	 = $(BUILD)/lint
 
-.PHONY: help-review lint refresh
+BISECT_DIR	 = $(BUILD)/bisect
+BISECT_FROM	?=
+
+SPARSE_DIR	 = $(BUILD)/sparse
+COMPARE_ARGS	?=
+
+.PHONY: help-review lint refresh bisect compare-rfc sparse
 
 help-review:
 	@echo 'Review targets (each in its own scratch tree under $$(BUILD)):'
@@ -195,8 +201,18 @@ help-review:
 	@echo '               scripts/checkpatch-kept, canonical diff format'
 	@echo '  refresh      rewrite every patch in the canonical diff format'
 	@echo '               (quilt refresh -p ab --no-timestamps --no-index --diffstat --sort)'
+	@echo '  bisect       fresh tree, push one patch at a time, config + build'
+	@echo '               after each; names the first patch that breaks'
+	@echo '               (BISECT_FROM=REV: only prefixes ending at patches'
+	@echo '               changed since git REV)'
+	@echo '  compare-rfc  each of the ten seeded RFC patches against its port:'
+	@echo '               files then/now, hunks unchanged/changed/added/dropped'
+	@echo '               (COMPARE_ARGS="--detail 0009" for first differences, one patch)'
+	@echo '  sparse       make C=2 over the C files of the series; fails on a'
+	@echo '               warning in a file the series adds'
 	@echo
 	@echo '  SEEDS=$(SEEDS)'
+	@echo '  BISECT_FROM=$(BISECT_FROM) COMPARE_ARGS=$(COMPARE_ARGS)'
 
 lint:
 	@$(CURDIR)/scripts/lint-series.sh $(TARBALL) $(LINT_DIR) $(PATCHES) \
@@ -205,3 +221,15 @@ lint:
 refresh:
 	@$(CURDIR)/scripts/refresh-series.sh --write $(TARBALL) $(LINT_DIR) \
 		$(PATCHES) $(SERIES)
+
+bisect:
+	@BISECT_FROM='$(BISECT_FROM)' $(CURDIR)/scripts/bisect-series.sh \
+		$(TARBALL) $(BISECT_DIR) $(PATCHES) $(SERIES) $(JOBS) $(FRAGMENTS)
+
+compare-rfc:
+	@python3 $(CURDIR)/scripts/compare-rfc.py --seeds $(SEEDS) \
+		--patches $(PATCHES) $(COMPARE_ARGS)
+
+sparse:
+	@$(CURDIR)/scripts/sparse-series.sh $(TARBALL) $(SPARSE_DIR) $(PATCHES) \
+		$(SERIES) $(JOBS) $(FRAGMENTS)
