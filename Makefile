@@ -24,7 +24,7 @@ TESTMOD_DIR	 = $(BUILD)/kgr-test
 GUEST_MODULES	?= $(KSRC)/samples/kgr/kgr_patcher.ko $(TESTMOD_DIR)/*.ko
 
 QEMU_ACCEL	?= tcg
-QEMU_TIMEOUT	?= 600
+QEMU_TIMEOUT	?= 1200
 QEMU_SMP	?= 2
 QEMU_MEM	?= 512M
 KAPPEND		?=
