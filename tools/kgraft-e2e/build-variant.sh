@@ -6,8 +6,8 @@
 # Build the "variant" kernel of the kGraft tools' end-to-end run: the
 # same tree, series and configuration as the main kernel (MAIN_KSRC, which
 # is what QEMU boots), plus
-#   - the demonstration fix tools/kgraft-e2e/demo-meminfo-memused.patch,
-#     pushed by quilt after the series,
+#   - a source change, pushed by quilt after the series: $KGR_PATCH,
+#     by default the demonstration fix demo-meminfo-memused.patch,
 #   - -ffunction-sections -fdata-sections (KCFLAGS), as the RFC's
 #     tools/kgraft/README asks, so that objcopy-hacked can take single
 #     functions out of vmlinux.o,
@@ -20,7 +20,7 @@
 # kernel's except for the debug info options; anything else would make
 # the extracted code disagree with the kernel it is loaded into.
 #
-# Environment: JOBS (default nproc), KARCH (default x86_64).
+# Environment: KGR_PATCH, JOBS (default nproc), KARCH (default x86_64).
 
 set -euo pipefail
 
@@ -28,7 +28,7 @@ set -euo pipefail
 out=$1 main=$2 tarball=$3 patches=$4 series=$5
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-demo=$here/demo-meminfo-memused.patch
+demo=$(realpath "${KGR_PATCH:-$here/demo-meminfo-memused.patch}")
 fragment=$here/variant.config
 vsrc=$out/linux-source-6.1
 jobs=${JOBS:-$(nproc)}
@@ -37,6 +37,7 @@ karch=${KARCH:-x86_64}
 say() { echo "variant: $*"; }
 die() { echo "variant: error: $*" >&2; exit 1; }
 
+[ -f "$demo" ] || die "no $demo (KGR_PATCH)"
 [ -f "$main/.config" ] || die "no $main/.config: configure the main kernel first (make config)"
 
 mkdir -p "$out"
@@ -51,13 +52,14 @@ find "$vpatches" -maxdepth 1 -type l -delete
 for p in "$patches"/*.patch; do
 	[ -e "$p" ] && ln -s "$p" "$vpatches/"
 done
-ln -s "$demo" "$vpatches/kgraft-demo-meminfo-memused.patch"
+ln -s "$demo" "$vpatches/kgraft-change-$(basename "$demo")"
 {
 	cat "$series"
 	echo
-	echo '# kGraft tools end-to-end (tools/kgraft-e2e): the demonstration fix,'
-	echo '# applied to this variant only, never to the kernel QEMU boots'
-	echo 'kgraft-demo-meminfo-memused.patch'
+	echo '# kGraft tools end-to-end (tools/kgraft-e2e): the source change to'
+	echo '# make a live patch of, applied to this variant only, never to the'
+	echo '# kernel QEMU boots'
+	echo "kgraft-change-$(basename "$demo")"
 } > "$vseries.new"
 mv "$vseries.new" "$vseries"
 

@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-kgraft-inline-tree.sh VSRC TOOLS OUT
+#
+# dwarf-inline-tree on a whole kernel object: the variant's vmlinux.o
+# (DWARF 5, gcc 12's default).  Records the time and the peak memory
+# (GNU time), keeps the output in OUT/vmlinux.inline-tree and the inline
+# pairs (it2rev.pl) in OUT/vmlinux.inline-pairs, and checks what is known
+# about fs/proc/meminfo.c: meminfo_proc_show and show_val_kb are defined
+# there, meminfo_proc_show has global_node_page_state (include/linux/
+# vmstat.h) inlined, no D or I line lacks its file.  Then the same object
+# compiled with DWARF 4 (fs/proc/meminfo.c, with the variant's own command
+# line plus -gdwarf-4) must give the same inline tree as with DWARF 5.
+
+set -euo pipefail
+
+[ $# -eq 3 ] || { echo "usage: $0 VSRC TOOLS OUT" >&2; exit 2; }
+vsrc=$(cd "$1" && pwd) tools=$2 out=$3
+
+say() { echo "inline-tree: $*"; }
+fail=0
+check() {	# check DESCRIPTION COMMAND...
+	local what=$1
+
+	shift
+	if "$@"; then
+		say "ok - $what"
+	else
+		say "not ok - $what"
+		fail=1
+	fi
+}
+
+[ -f "$vsrc/vmlinux.o" ] || { echo "inline-tree: no $vsrc/vmlinux.o: make kgr-variant" >&2; exit 1; }
+mkdir -p "$out"
+tree=$out/vmlinux.inline-tree
+pairs=$out/vmlinux.inline-pairs
+
+say "dwarf-inline-tree vmlinux.o ($(du -m "$vsrc/vmlinux.o" | cut -f1) MiB)"
+/usr/bin/time -f '%e %M' -o "$out/inline-tree.time" \
+	"$tools/dwarf-inline-tree" "$vsrc/vmlinux.o" > "$tree"
+read -r secs kib < "$out/inline-tree.time"
+say "$(wc -l < "$tree") lines ($(grep -c '^D ' "$tree") D, $(grep -c '^I ' "$tree") I, $(grep -c '^U ' "$tree") U) in $secs s, peak RSS $((kib / 1024)) MiB"
+echo "dwarf-inline-tree vmlinux.o: $secs s, $((kib / 1024)) MiB peak RSS, $(du -m "$vsrc/vmlinux.o" | cut -f1) MiB object" > "$out/inline-tree.summary"
+perl "$tools/it2rev.pl" "$vsrc/" < "$tree" > "$pairs"
+
+v=$(readelf --debug-dump=info "$vsrc/fs/proc/meminfo.o" | sed -n 's/^ *Version: *\([0-9]*\)$/\1/p' | sort -u)
+check "fs/proc/meminfo.o has DWARF 5 (got: $v)" [ "$v" = 5 ]
+m=$vsrc/fs/proc/meminfo.c
+check "D fs/proc/meminfo.c:meminfo_proc_show" grep -q -x -F "D $m:meminfo_proc_show" "$tree"
+check "D fs/proc/meminfo.c:show_val_kb" grep -q -x -F "D $m:show_val_kb" "$tree"
+check "global_node_page_state (include/linux/vmstat.h) inlined into meminfo_proc_show" \
+	grep -q -E '^include/linux/vmstat.h:global_node_page_state .*fs/proc/meminfo.c:meminfo_proc_show( |$)' "$pairs"
+nofile=$(grep -c -E '^[DI] :' "$tree" || true)
+check "every D and I line names a file ($nofile do not)" [ "$nofile" = 0 ]
+# header functions must not be attributed to .c files, nor the reverse:
+# every I line of an inline function from a header names the header
+wrong=$(grep -E '^I [^ ]*\.c:(global_node_page_state|seq_puts|get_current|arch_atomic_long_read)$' "$tree" | head -n 3 || true)
+check "no header inline attributed to a .c file${wrong:+: $wrong}" [ -z "$wrong" ]
+
+# DWARF 4 against DWARF 5 on one kernel object: the variant's command line
+# for fs/proc/meminfo.o, writing elsewhere, with -gdwarf-4 last.
+cmd=$(sed -n 's/^cmd_fs\/proc\/meminfo.o := //p' "$vsrc/fs/proc/.meminfo.o.cmd" |
+	sed -e 's/ ; .*//' -e 's/-Wp,-MMD,[^ ]*//' -e 's| -o fs/proc/meminfo.o | -o '"$out"'/meminfo-dwarf4.o |')
+(cd "$vsrc" && eval "$cmd -gdwarf-4")
+v4=$(readelf --debug-dump=info "$out/meminfo-dwarf4.o" | sed -n 's/^ *Version: *\([0-9]*\)$/\1/p' | sort -u)
+check "meminfo-dwarf4.o has DWARF 4 (got: $v4)" [ "$v4" = 4 ]
+"$tools/dwarf-inline-tree" "$vsrc/fs/proc/meminfo.o" > "$out/meminfo-dwarf5.inline-tree"
+"$tools/dwarf-inline-tree" "$out/meminfo-dwarf4.o" > "$out/meminfo-dwarf4.inline-tree"
+check "fs/proc/meminfo.o: DWARF 4 and DWARF 5 give the same inline tree ($(wc -l < "$out/meminfo-dwarf5.inline-tree") lines)" \
+	cmp -s "$out/meminfo-dwarf5.inline-tree" "$out/meminfo-dwarf4.inline-tree"
+[ $fail = 0 ] || diff -u "$out/meminfo-dwarf5.inline-tree" "$out/meminfo-dwarf4.inline-tree" | head -n 20 || true
+exit $fail
