@@ -179,8 +179,9 @@ distclean:
 
 # ============================================================================
 # Review of the series (issue 5): lint, refresh, bisect, compare-rfc, sparse.
-# Each works in its own scratch tree under $(BUILD) (lint/, bisect/,
-# sparse/), never in $(KSRC); "make help-review" describes them.
+# lint, refresh and bisect work in their own scratch trees under $(BUILD)
+# (lint/, bisect/), never in $(KSRC); sparse checks $(KSRC) after "make
+# kernel" without changing it.  "make help-review" describes them.
 # ============================================================================
 
 SEEDS		?= $(CURDIR)/../shared/seeds
@@ -190,13 +191,12 @@ LINT_DIR	 = $(BUILD)/lint
 BISECT_DIR	 = $(BUILD)/bisect
 BISECT_FROM	?=
 
-SPARSE_DIR	 = $(BUILD)/sparse
 COMPARE_ARGS	?=
 
 .PHONY: help-review lint refresh bisect compare-rfc sparse
 
 help-review:
-	@echo 'Review targets (each in its own scratch tree under $$(BUILD)):'
+	@echo 'Review targets (lint, refresh, bisect: own scratch trees under $$(BUILD)):'
 	@echo '  lint         series, headers, format, checkpatch --strict against'
 	@echo '               scripts/checkpatch-kept, canonical diff format'
 	@echo '  refresh      rewrite every patch in the canonical diff format'
@@ -208,8 +208,8 @@ help-review:
 	@echo '  compare-rfc  each of the ten seeded RFC patches against its port:'
 	@echo '               files then/now, hunks unchanged/changed/added/dropped'
 	@echo '               (COMPARE_ARGS="--detail 0009" for first differences, one patch)'
-	@echo '  sparse       make C=2 over the C files of the series; fails on a'
-	@echo '               warning in a file the series adds'
+	@echo '  sparse       make kernel, then make C=2 over the C files of the series;'
+	@echo '               fails on a warning in a file the series adds'
 	@echo
 	@echo '  SEEDS=$(SEEDS)'
 	@echo '  BISECT_FROM=$(BISECT_FROM) COMPARE_ARGS=$(COMPARE_ARGS)'
@@ -230,6 +230,7 @@ compare-rfc:
 	@python3 $(CURDIR)/scripts/compare-rfc.py --seeds $(SEEDS) \
 		--patches $(PATCHES) $(COMPARE_ARGS)
 
-sparse:
-	@$(CURDIR)/scripts/sparse-series.sh $(TARBALL) $(SPARSE_DIR) $(PATCHES) \
-		$(SERIES) $(JOBS) $(FRAGMENTS)
+# sparse checks the main tree $(KSRC) as "make kernel" built it; with
+# C=2 it only reruns sparse on objects that are up to date.
+sparse: kernel
+	@$(CURDIR)/scripts/sparse-series.sh $(KSRC) $(PATCHES) $(SERIES) $(JOBS)

@@ -26,9 +26,13 @@
 #                     REV's, or is new, or the patches before it in series
 #                     differ from REV's series); all patches are still
 #                     applied in order.
-#   BISECT_FRESH=0    reuse the scratch tree and its objects (quilt pops
-#                     the series and touches what it restores), for a
-#                     quicker rerun.  Default 1: unpack anew.
+#   BISECT_FRESH=0    reuse the scratch tree and its objects.  When the
+#                     patches it holds are the first ones of series and
+#                     none changed since it was pushed, the run resumes:
+#                     it builds the prefix at the top again and goes on
+#                     from there.  Otherwise quilt pops everything (and
+#                     touches what it restores) and the run starts over
+#                     on the old objects.  Default 1: unpack anew.
 #   BISECT_DRY=1      only print which prefixes would be built, and which
 #                     options each leaves out.
 
@@ -157,7 +161,27 @@ fi
 
 # --- the tree ------------------------------------------------------------------------
 
-if [ "${BISECT_FRESH:-1}" = 1 ]; then
+# can a reused tree resume?  (its patches are a prefix of series, each
+# unchanged since quilt pushed it)
+resume_at=0
+if [ "${BISECT_FRESH:-1}" != 1 ] && [ -s "$work/linux-source-6.1/.pc/applied-patches" ] &&
+   [ ! -e "$work/linux-source-6.1/.scratch-busy" ]; then
+	mapfile -t held < "$work/linux-source-6.1/.pc/applied-patches"
+	resume_at=${#held[@]}
+	for ((i = 0; i < ${#held[@]}; i++)); do
+		stamp=$work/linux-source-6.1/.pc/${held[i]}/.timestamp
+		if [ "${held[i]}" != "${names[i]:-}" ] || [ ! -e "$stamp" ] ||
+		   [ "$patches/${held[i]}" -nt "$stamp" ]; then
+			resume_at=0
+			break
+		fi
+	done
+fi
+if [ "$resume_at" -gt 0 ]; then
+	tree=$work/linux-source-6.1
+	say "resuming on $tree: it holds the first $resume_at patches, unchanged;" \
+	    "rebuilding from ${names[resume_at - 1]}"
+elif [ "${BISECT_FRESH:-1}" = 1 ]; then
 	tree=$("$here/scratch-tree.sh" --fresh "$tarball" "$work")
 else
 	tree=$("$here/scratch-tree.sh" "$tarball" "$work")
@@ -170,10 +194,12 @@ quilt=(quilt --quiltrc -)
 kmake=(make -C "$tree" ARCH=$karch)
 
 logs=$work/logs
-rm -rf "$logs"
-mkdir -p "$logs"
 times=$work/times
-printf '# prefix\tpatch\tconfig_s\tbuild_s\tskipped options\n' > "$times"
+if [ "$resume_at" -eq 0 ]; then
+	rm -rf "$logs"
+	printf '# prefix\tpatch\tconfig_s\tbuild_s\tskipped options\n' > "$times"
+fi
+mkdir -p "$logs"
 
 cd "$tree"
 touch .scratch-busy
@@ -197,8 +223,12 @@ built=0
 for ((i = 0; i < total; i++)); do
 	p=${names[i]}
 	n=$((i + 1))
-	log=$logs/$(printf '%04d' "$n")-${p%.patch}.log
-	if ! "${quilt[@]}" push --fuzz=0 "$p" > "$log" 2>&1; then
+	log=$logs/${p%.patch}.log
+	if [ "$n" -lt "$resume_at" ]; then
+		continue
+	elif [ "$n" -eq "$resume_at" ]; then
+		: > "$log"
+	elif ! "${quilt[@]}" push --fuzz=0 "$p" > "$log" 2>&1; then
 		fail "$p (patch $n of $total) does not apply with zero fuzz" "$log"
 	fi
 	[ -n "${build[$p]:-}" ] || { say "[$n/$total] $p: applied"; continue; }

@@ -245,12 +245,15 @@ def check_format(name, header, diff):
     stat = header[header.index('---') + 1:]
     listed = []
     summary = False
-    for ln in stat:
+    for n, ln in enumerate(stat, header.index('---') + 2):
         m = re.match(r'^ (\S+)\s+\|\s+\d+', ln)
-        if m:
+        if m and not summary:
             listed.append(m.group(1))
-        elif re.match(r'^ \d+ files? changed', ln):
+        elif re.match(r'^ \d+ files? changed', ln) and not summary:
             summary = True
+        elif ln.strip():
+            problem('%s: line %d' % (name, n), "'%s' between the diffstat "
+                    'and the diff (git/quilt metadata?)' % ln[:60])
     if not summary or sorted(listed) != sorted(set(files)):
         problem(name, 'the diffstat does not list the files of the diff '
                 '(make refresh)')

@@ -22,7 +22,8 @@ set -euo pipefail
 [ $# -eq 6 ] || { echo "usage: $0 TARBALL WORKDIR PATCHES SERIES KEPT SEEDS" >&2; exit 2; }
 
 tarball=$1
-work=$2
+mkdir -p "$2"
+work=$(cd "$2" && pwd)
 patches=$3
 series=$4
 kept=$5
@@ -32,6 +33,13 @@ repo=$(cd "$here/.." && pwd)
 
 start=$(date +%s)
 failed=()
+
+# One user of a scratch tree at a time (lint and refresh share WORKDIR).
+if [ "${SCRATCH_LOCK_HELD:-}" != "$work" ]; then
+	exec 9> "$work/.lock"
+	flock -n 9 || { echo "lint: waiting for $work/.lock (another run)" >&2; flock 9; }
+	export SCRATCH_LOCK_HELD=$work
+fi
 
 tree=$("$here/scratch-tree.sh" "$tarball" "$work")
 

@@ -37,6 +37,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 tag=${mode#--}
 [ "$tag" = write ] && tag=refresh
 
+# One user of a scratch tree at a time (lint and refresh share WORKDIR).
+if [ "${SCRATCH_LOCK_HELD:-}" != "$work" ]; then
+	exec 9> "$work/.lock"
+	flock -n 9 || { echo "$tag: waiting for $work/.lock (another run)" >&2; flock 9; }
+	export SCRATCH_LOCK_HELD=$work
+fi
+
 REFRESH_ARGS=(-p ab --no-timestamps --no-index --diffstat --sort)
 
 mapfile -t names < <(sed -e 's/#.*//' -e 's/^[[:space:]]*//' \
