@@ -51,7 +51,7 @@ m=$vsrc/fs/proc/meminfo.c
 check "D fs/proc/meminfo.c:meminfo_proc_show" grep -q -x -F "D $m:meminfo_proc_show" "$tree"
 check "D fs/proc/meminfo.c:show_val_kb" grep -q -x -F "D $m:show_val_kb" "$tree"
 check "global_node_page_state (include/linux/vmstat.h) inlined into meminfo_proc_show" \
-	grep -q -E '^include/linux/vmstat.h:global_node_page_state .*fs/proc/meminfo.c:meminfo_proc_show( |$)' "$pairs"
+	grep -q -E '^(\./)?include/linux/vmstat.h:global_node_page_state .*fs/proc/meminfo.c:meminfo_proc_show( |$)' "$pairs"
 nofile=$(grep -c -E '^[DI] :' "$tree" || true)
 check "every D and I line names a file ($nofile do not)" [ "$nofile" = 0 ]
 # header functions must not be attributed to .c files, nor the reverse:
