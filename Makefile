@@ -59,7 +59,7 @@ SERIES_PATCHES	 = $(wildcard $(SERIES) $(PATCHES)/*.patch)
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
 
-.PHONY: help deps tree config kernel testmods initramfs images boot demo run check \
+.PHONY: help deps tree config kernel testmods initramfs images boot demo run check check-debug \
 	shell clean distclean
 
 help:
@@ -74,6 +74,7 @@ help:
 	@echo '  boot       boot the current bzImage + initramfs, no rebuild'
 	@echo '  demo, run  tree -> config -> kernel -> initramfs -> boot (the main job)'
 	@echo '  check      like demo, then judge the console log (exit status = verdict)'
+	@echo '  check-debug  check on a lockdep/KASAN/kmemleak/DEBUG_LIST kernel ($$(BUILD)/debug)'
 	@echo '  shell      like demo, but the guest gives an interactive shell (Ctrl-A x quits)'
 	@echo '  clean      remove the initramfs and logs'
 	@echo '  distclean  remove $$(BUILD) entirely'
@@ -161,6 +162,13 @@ check: images
 	$(QEMU_RUN) --timeout $(QEMU_TIMEOUT) --log $(LOG) --append '$(KAPPEND)' || rc=$$?; \
 	$(CURDIR)/scripts/check-log.sh $(LOG) || rc=1; \
 	exit $$rc
+
+# The whole suite on a kernel with lockdep, atomic-sleep checks, KASAN,
+# kmemleak and list debugging, in its own build folder.
+check-debug:
+	$(MAKE) check BUILD=$(BUILD)/debug LOG_NAME=debug \
+		CONFIG_FRAGMENTS=$(CURDIR)/configs/debug.config \
+		QEMU_MEM=1G QEMU_TIMEOUT=3600
 
 shell: images
 	@$(QEMU_RUN) --interactive --timeout 0 --log $(LOGDIR)/shell.log \

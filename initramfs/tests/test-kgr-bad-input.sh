@@ -32,6 +32,18 @@ expect_log() {
 
 load_target
 
+start_test "bad input: a patch while ftrace is disabled"
+# first, while no kGraft patch is applied: afterwards ftrace refuses to
+# be disabled (see the end)
+echo 0 > /proc/sys/kernel/ftrace_enabled ||
+	die "cannot disable ftrace before any patch"
+refuse kgr_test_patch_6
+echo 1 > /proc/sys/kernel/ftrace_enabled
+assert_eq 1 "$(fn_version 6)" "kgr_test_fn_6() after the refused patch"
+load_mod kgr_test_patch_6
+assert_eq 2 "$(fn_version 6)" "kgr_test_fn_6() after a valid patch"
+kgr_wait_finalized 45
+
 start_test "bad input: a function that does not exist"
 refuse kgr_test_bad_name
 expect_log "kgr: function kgr_test_no_such_function not resolved"
@@ -62,25 +74,24 @@ refuse kgr_patcher
 assert_eq 1 "$(fn_version 5)" "kgr_test_fn_5() after the refused patch"
 echo 1 > $KGR_TEST/release
 kgr_wait_finalized 60
-kill $pid
+kill $pid; wait $pid 2>/dev/null
 start_test "bad input: the refused patch applies once the first finalized"
 load_mod kgr_test_patch_5
 assert_eq 2 "$(fn_version 5)" "kgr_test_fn_5() after the patch"
-kgr_wait_finalized 45
-
-start_test "bad input: a patch while ftrace is disabled"
-echo 0 > /proc/sys/kernel/ftrace_enabled
-refuse kgr_test_patch_6
-echo 1 > /proc/sys/kernel/ftrace_enabled
-assert_eq 1 "$(fn_version 6)" "kgr_test_fn_6() after the refused patch"
-load_mod kgr_test_patch_6
-assert_eq 2 "$(fn_version 6)" "kgr_test_fn_6() after a valid patch"
 kgr_wait_finalized 45
 
 start_test "bad input: rmmod of an applied patch"
 log "% rmmod kgr_test_patch_7 (must fail)"
 rmmod kgr_test_patch_7 && die "an applied patch module was removed"
 assert_eq 2 "$(fn_version 7)" "kgr_test_fn_7() after the refused rmmod"
+
+start_test "bad input: disabling ftrace while patches are applied"
+if echo 0 > /proc/sys/kernel/ftrace_enabled; then
+	echo 1 > /proc/sys/kernel/ftrace_enabled
+	die "ftrace was disabled under applied kGraft patches"
+fi
+assert_eq 1 "$(cat /proc/sys/kernel/ftrace_enabled)" "kernel.ftrace_enabled"
+assert_eq 2 "$(fn_version 7)" "kgr_test_fn_7() after the refused sysctl"
 
 log "ok"
 exit 0

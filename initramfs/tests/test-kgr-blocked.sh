@@ -38,6 +38,6 @@ assert_eq 2 "$(field next /tmp/blocked.out)" "the released task's next system ca
 assert_eq 0 "$(cat /proc/$pid/kgr_in_progress)" "kgr_in_progress after release"
 
 kgr_wait_finalized 45
-kill $pid
+kill $pid; wait $pid 2>/dev/null
 log "ok"
 exit 0

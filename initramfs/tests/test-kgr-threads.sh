@@ -34,9 +34,8 @@ assert_eq 0 "$(field new2old /tmp/thread.out)" "new-to-old switches within the t
 assert_eq 0 "$(field old2new /tmp/thread.out)" "old-to-new switches within the trip"
 assert_eq 1 "$(field first /tmp/thread.out)" "first call of the trip"
 assert_eq 2 "$(field next /tmp/thread.out)" "the thread's next system call"
-assert_eq 0 "$(cat $f)" "$f after the trip"
 
 kgr_wait_finalized 45
-kill $pid
+kill $pid; wait $pid 2>/dev/null
 log "ok"
 exit 0

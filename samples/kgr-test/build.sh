@@ -11,6 +11,7 @@ out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 
 mkdir -p "$out"
+out=$(cd "$out" && pwd)	# M= must be absolute
 cp "$here/Kbuild" "$here"/*.c "$here"/*.h "$out/"
 # kgr_test_patch_N replaces kgr_test_fn_N(); the number of target
 # functions is KGR_TEST_NFN in kgr_test.h.

@@ -17,10 +17,17 @@
  *   spin     read: call the function in a loop for spin_ms, with
  *            cond_resched(), all in one system call:
  *            "calls=C first=F last=L old2new=A new2old=B\n"
+ *   kthread  write 1: start (once) the test kthread "kgr_test_kthread"
+ *            and hold it: it then calls the function every 100 ms and
+ *            never passes a safe point (no kthread_should_stop(), no
+ *            kgr_task_safe()); write 0: release it, it then loops through
+ *            kthread_should_stop() again.
+ *            read: "pid=P held=H version=V", V from its latest call
  */
 #include <linux/atomic.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
@@ -50,10 +57,13 @@ KGR_TEST_FN_DEFINE(5)
 KGR_TEST_FN_DEFINE(6)
 KGR_TEST_FN_DEFINE(7)
 KGR_TEST_FN_DEFINE(8)
+KGR_TEST_FN_DEFINE(9)
+KGR_TEST_FN_DEFINE(10)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
 	kgr_test_fn_5, kgr_test_fn_6, kgr_test_fn_7, kgr_test_fn_8,
+	kgr_test_fn_9, kgr_test_fn_10,
 };
 
 static unsigned int kgr_test_selected = 1;
@@ -65,6 +75,25 @@ static DECLARE_WAIT_QUEUE_HEAD(kgr_test_wq);
 static int kgr_test_call(void)
 {
 	return kgr_test_fns[READ_ONCE(kgr_test_selected) - 1]();
+}
+
+static struct task_struct *kgr_test_kthread;
+static bool kgr_test_kthread_held;
+static int kgr_test_kthread_version;
+static DEFINE_MUTEX(kgr_test_kthread_lock);
+
+static int kgr_test_kthread_fn(void *unused)
+{
+	while (!kthread_should_stop()) {
+		/* held: no safe point in this loop */
+		while (READ_ONCE(kgr_test_kthread_held)) {
+			WRITE_ONCE(kgr_test_kthread_version, kgr_test_call());
+			schedule_timeout_interruptible(HZ / 10);
+		}
+		WRITE_ONCE(kgr_test_kthread_version, kgr_test_call());
+		schedule_timeout_interruptible(HZ / 10);
+	}
+	return 0;
 }
 
 static ssize_t kgr_test_reply(char __user *buf, size_t len, loff_t *pos,
@@ -195,6 +224,44 @@ static ssize_t spin_read(struct file *file, char __user *buf, size_t len,
 			      calls, first, last, old2new, new2old);
 }
 
+static ssize_t kthread_write(struct file *file, const char __user *buf,
+			     size_t len, loff_t *pos)
+{
+	struct task_struct *t;
+	unsigned int n;
+	int ret = kgr_test_get_uint(buf, len, &n);
+
+	if (ret)
+		return ret;
+
+	mutex_lock(&kgr_test_kthread_lock);
+	WRITE_ONCE(kgr_test_kthread_held, !!n);
+	if (n && !kgr_test_kthread) {
+		t = kthread_run(kgr_test_kthread_fn, NULL, "kgr_test_kthread");
+		if (IS_ERR(t))
+			ret = PTR_ERR(t);
+		else
+			kgr_test_kthread = t;
+	}
+	mutex_unlock(&kgr_test_kthread_lock);
+
+	return ret ? ret : len;
+}
+
+static ssize_t kthread_read(struct file *file, char __user *buf, size_t len,
+			    loff_t *pos)
+{
+	int pid;
+
+	mutex_lock(&kgr_test_kthread_lock);
+	pid = kgr_test_kthread ? task_pid_nr(kgr_test_kthread) : 0;
+	mutex_unlock(&kgr_test_kthread_lock);
+
+	return kgr_test_reply(buf, len, pos, "pid=%d held=%d version=%d\n", pid,
+			      READ_ONCE(kgr_test_kthread_held),
+			      READ_ONCE(kgr_test_kthread_version));
+}
+
 #define KGR_TEST_FILE(_name, _mode, _read, _write)		\
 	{ .name = _name, .mode = _mode,				\
 	  .ops = { .proc_read = _read, .proc_write = _write,	\
@@ -212,6 +279,7 @@ static struct kgr_test_file {
 	KGR_TEST_FILE("waiting", 0444, waiting_read, NULL),
 	KGR_TEST_FILE("spin_ms", 0200, NULL, spin_ms_write),
 	KGR_TEST_FILE("spin", 0444, spin_read, NULL),
+	KGR_TEST_FILE("kthread", 0600, kthread_read, kthread_write),
 };
 
 static struct proc_dir_entry *kgr_test_dir;
@@ -237,6 +305,9 @@ static int __init kgr_test_target_init(void)
 
 static void __exit kgr_test_target_exit(void)
 {
+	WRITE_ONCE(kgr_test_kthread_held, false);
+	if (kgr_test_kthread)
+		kthread_stop(kgr_test_kthread);
 	WRITE_ONCE(kgr_test_released, true);
 	wake_up_all(&kgr_test_wq);
 	proc_remove(kgr_test_dir);

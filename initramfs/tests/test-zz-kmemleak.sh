@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs last: with CONFIG_DEBUG_KMEMLEAK (make check-debug), no object the
+# kernel allocated while the other tests ran may be unreferenced. Skips on
+# kernels without kmemleak.
+#
+# kgr-timeout: 300
+
+. "$(dirname "$0")/functions.sh"
+
+K=/sys/kernel/debug/kmemleak
+[ -e $K ] || skip "no $K (kernel without CONFIG_DEBUG_KMEMLEAK)"
+
+start_test "kmemleak after the kGraft tests"
+# two scans: an object is reported only when unreferenced in both
+echo scan > $K
+sleep 5
+echo scan > $K
+cat $K > /tmp/kmemleak.out
+if [ -s /tmp/kmemleak.out ]; then
+	head -n 60 /tmp/kmemleak.out
+	die "kmemleak found $(grep -c '^unreferenced object' /tmp/kmemleak.out) leaks"
+fi
+log "ok: no leaks"
+exit 0
