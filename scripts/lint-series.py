@@ -10,7 +10,10 @@ Checks, each failure named with the patch and what is wrong:
 
 series    series lists every file of patches/ exactly once and nothing
           else (comments and blank lines allowed, no quilt options); names
-          are NNNN-slug.patch, numbered 0001, 0002, ... in series order.
+          are NNNN-slug.patch, numbered 0001, 0002, ... in series order;
+          after the RFC's 0001-0016 the numbers only have to increase: a
+          section may start at a number reserved for it (the fixes of
+          tools/kgraft start at 0040).
 headers   every patch has From:, Date: (RFC 2822), Subject:, a body and a
           Signed-off-by:.  Patches 0001-0016 (the RFC's) carry the RFC's
           subject "[RFC NN/16]" with their own number and port notes,
@@ -86,14 +89,20 @@ def check_series(patches, series):
         if f not in seen:
             problem(where, 'patches/%s is not listed in series' % f)
     expect = 1
+    last = 0
     for e in names:
         m = re.match(r'^(\d{4})-[A-Za-z0-9][A-Za-z0-9._-]*\.patch$', e)
         if not m:
             problem(e, 'name is not NNNN-slug.patch')
             continue
-        if int(m.group(1)) != expect:
+        num = int(m.group(1))
+        if (expect <= 16 or num <= 16) and num != expect:
             problem(e, 'numbered %s, but it is patch %d of series'
                     % (m.group(1), expect))
+        elif num <= last:
+            problem(e, 'numbered %s, not above the patch before it (%04d)'
+                    % (m.group(1), last))
+        last = num
         expect += 1
     return [e for e in names if os.path.isfile(os.path.join(patches, e))]
 
