@@ -316,7 +316,12 @@ def main():
              if re.match(r'^\d{3}-.*\.patch$', f)}
     patches = {int(f[:4]): f for f in os.listdir(a.patches)
                if re.match(r'^\d{4}-.*\.patch$', f)}
-    out = []
+    out = ['The port against the RFC (seeds in %s).' % a.seeds,
+           'Nh +A/-D: N hunks adding A and removing D lines.  Port hunks are',
+           'unchanged (the RFC\'s added/removed lines byte for byte), changed',
+           '(from an RFC hunk, with differences) or added (no RFC counterpart);',
+           'RFC hunks no port hunk carries are dropped.  The port notes say why.',
+           '']
     rc = 0
     shown = 0
     for sn, pn in SEED_MAP:
