@@ -15,7 +15,8 @@
 set -euo pipefail
 
 [ $# -ge 5 ] || { echo "usage: $0 VSRC KDIR TOOLS OUT SYMBOL..." >&2; exit 2; }
-vsrc=$1 kdir=$2 tools=$3 out=$4
+mkdir -p "$4"
+vsrc=$(realpath "$1") kdir=$(realpath "$2") tools=$(realpath "$3") out=$(realpath "$4")
 shift 4
 
 say() { echo "kgr-module: $*"; }

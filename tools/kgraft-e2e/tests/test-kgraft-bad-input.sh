@@ -17,7 +17,7 @@
 set -uo pipefail
 
 [ $# -eq 3 ] || { echo "usage: $0 VSRC KSRC TOOLS" >&2; exit 2; }
-vsrc=$1 ksrc=$2 tools=$3
+vsrc=$(realpath "$1") ksrc=$(realpath "$2") tools=$(realpath "$3")
 pass=0 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

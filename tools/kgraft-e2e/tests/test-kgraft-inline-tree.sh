@@ -16,7 +16,8 @@
 set -euo pipefail
 
 [ $# -eq 3 ] || { echo "usage: $0 VSRC TOOLS OUT" >&2; exit 2; }
-vsrc=$(cd "$1" && pwd) tools=$2 out=$3
+mkdir -p "$3"
+vsrc=$(realpath "$1") tools=$(realpath "$2") out=$(realpath "$3")
 
 say() { echo "inline-tree: $*"; }
 fail=0
