@@ -166,12 +166,17 @@ fi
 resume_at=0
 if [ "${BISECT_FRESH:-1}" != 1 ] && [ -s "$work/linux-source-6.1/.pc/applied-patches" ] &&
    [ ! -e "$work/linux-source-6.1/.scratch-busy" ]; then
-	mapfile -t held < "$work/linux-source-6.1/.pc/applied-patches"
+	pc=$work/linux-source-6.1/.pc
+	mapfile -t held < "$pc/applied-patches"
+	# quilt takes the patches and series it pushed from (.pc/.quilt_*)
+	# over the environment; they may be another copy of the series
+	was=$(cat "$pc/.quilt_patches" 2>/dev/null || echo "$patches")
 	resume_at=${#held[@]}
 	for ((i = 0; i < ${#held[@]}; i++)); do
-		stamp=$work/linux-source-6.1/.pc/${held[i]}/.timestamp
+		stamp=$pc/${held[i]}/.timestamp
 		if [ "${held[i]}" != "${names[i]:-}" ] || [ ! -e "$stamp" ] ||
-		   [ "$patches/${held[i]}" -nt "$stamp" ]; then
+		   [ "$was/${held[i]}" -nt "$stamp" ] ||
+		   ! cmp -s "$was/${held[i]}" "$patches/${held[i]}"; then
 			resume_at=0
 			break
 		fi
@@ -179,6 +184,8 @@ if [ "${BISECT_FRESH:-1}" != 1 ] && [ -s "$work/linux-source-6.1/.pc/applied-pat
 fi
 if [ "$resume_at" -gt 0 ]; then
 	tree=$work/linux-source-6.1
+	echo "$patches" > "$tree/.pc/.quilt_patches"
+	echo "$series" > "$tree/.pc/.quilt_series"
 	say "resuming on $tree: it holds the first $resume_at patches, unchanged;" \
 	    "rebuilding from ${names[resume_at - 1]}"
 elif [ "${BISECT_FRESH:-1}" = 1 ]; then
@@ -210,7 +217,7 @@ fail() {
 	say "FAILED: $what"
 	if [ -f "$log" ]; then
 		echo "bisect: --- from $log:"
-		{ grep -E '(error|Error|ERROR|FAILED|check-config:)' "$log" | head -n 25; } ||
+		{ grep -E '(error|Error|ERROR|FAILED|\*\*\*|check-config:)' "$log" | head -n 25; } ||
 			tail -n 25 "$log"
 	fi
 	rm -f "$tree/.scratch-busy"
