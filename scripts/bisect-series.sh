@@ -264,7 +264,7 @@ for ((i = 0; i < total; i++)); do
 	built=$((built + 1))
 	printf '%d\t%s\t%d\t%d\t%s\n' "$n" "$p" $((t1 - t0)) $((t2 - t1)) "$skipped" >> "$times"
 	say "[$n/$total] $p: builds (config $((t1 - t0)) s, build $((t2 - t1)) s;" \
-	    "products: ${products[*]#*/}${skipped:+; not yet defined: $skipped})"
+	    "products: ${products[*]}${skipped:+; not yet defined: $skipped})"
 done
 
 rm -f .scratch-busy
