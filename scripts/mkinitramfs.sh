@@ -9,8 +9,11 @@
 #   /tests/         initramfs/tests/
 #   /bin/NAME       initramfs/src/NAME.c, built with gcc -static
 #   /lib/modules-test/*.ko   every module in $MODULES that exists
+#   each host program in $HOST_PROGRAMS that exists, at its own path,
+#   with the shared libraries ldd lists for it (e.g. Debian's stress-ng)
 #
-# Environment: MODULES (space-separated .ko paths), BUSYBOX (default
+# Environment: MODULES (space-separated .ko paths), HOST_PROGRAMS
+# (space-separated absolute paths), BUSYBOX (default
 # /bin/busybox), CC (default gcc), INITRAMFS_DIR (default: initramfs/ next
 # to this script's directory).
 
@@ -25,6 +28,7 @@ src=${INITRAMFS_DIR:-$top/initramfs}
 busybox=${BUSYBOX:-/bin/busybox}
 cc=${CC:-gcc}
 modules=${MODULES:-}
+host_programs=${HOST_PROGRAMS:-}
 
 say() { echo "initramfs: $*"; }
 
@@ -73,6 +77,31 @@ for ko in $modules; do
 	else
 		echo "initramfs: warning: module $ko not found, skipped" >&2
 	fi
+done
+
+# copy_file FILE: FILE at the same path in the staging tree, symlinks
+# resolved (a library's soname link becomes the library itself).
+copy_file() {
+	mkdir -p "$stage/$(dirname "$1")"
+	cp -L "$1" "$stage/$1"
+}
+
+for prog in $host_programs; do
+	if [ ! -x "$prog" ]; then
+		echo "initramfs: warning: host program $prog not installed, skipped" >&2
+		continue
+	fi
+	copy_file "$prog"
+	# "libm.so.6 => /lib/x86_64-linux-gnu/libm.so.6 (0x...)" and the
+	# dynamic loader "/lib64/ld-linux-x86-64.so.2 (0x...)"
+	libs=$(ldd "$prog" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+				  $1 ~ /^\// { print $1 }')
+	nlibs=0
+	for lib in $libs; do
+		[ -e "$stage/$lib" ] || copy_file "$lib"
+		nlibs=$((nlibs + 1))
+	done
+	say "host program $prog with $nlibs libraries"
 done
 
 # Sorted names and root ownership make the archive independent of the

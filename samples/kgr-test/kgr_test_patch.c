@@ -7,6 +7,11 @@
  * Unlike the RFC's sample it fails to load when kgr_start_patching()
  * fails, and it cannot be unloaded (no module_exit): removing a kGraft
  * patch is not supported.
+ *
+ * fail_nth=K (with CONFIG_FAULT_INJECTION): make the K-th fault-injection
+ * point (failslab) that kgr_start_patching() reaches fail, the way
+ * /proc/<pid>/fail-nth does for a whole system call; the module loader's
+ * own allocations are left alone. The log says whether it was reached.
  */
 #include <linux/kgr.h>
 #include <linux/module.h>
@@ -39,9 +44,35 @@ static struct kgr_patch patch = {
 	}
 };
 
-static int __init kgr_test_patch_init(void)
+#ifdef CONFIG_FAULT_INJECTION
+static unsigned int fail_nth;
+module_param(fail_nth, uint, 0);
+MODULE_PARM_DESC(fail_nth, "fail the N-th fault-injection point of kgr_start_patching()");
+
+static int kgr_test_start_patching(void)
+{
+	int ret;
+
+	/* fail-nth counts should_fail() calls of this task only */
+	current->fail_nth = fail_nth;
+	ret = kgr_start_patching(&patch);
+	if (fail_nth)
+		pr_info("%s: fail_nth=%u %s, kgr_start_patching() returned %d\n",
+			THIS_MODULE->name, fail_nth,
+			current->fail_nth ? "not reached" : "injected", ret);
+	current->fail_nth = 0;
+	return ret;
+}
+#else
+static int kgr_test_start_patching(void)
 {
 	return kgr_start_patching(&patch);
+}
+#endif
+
+static int __init kgr_test_patch_init(void)
+{
+	return kgr_test_start_patching();
 }
 module_init(kgr_test_patch_init);
 MODULE_DESCRIPTION("kGraft test patch for kgr_test_target");

@@ -23,14 +23,30 @@
  *            kgr_task_safe()); write 0: release it, it then loops through
  *            kthread_should_stop() again.
  *            read: "pid=P held=H version=V", V from its latest call
+ *   irq      write 1: start, on every online CPU, a pinned hrtimer that
+ *            expires in hard interrupt context and a pinned timer_list
+ *            timer (softirq), each calling kgr_test_fn_11() every
+ *            KGR_TEST_IRQ_MS; write 0: stop them.
+ *            read: one line per CPU and context: "cpu=C ctx=hardirq|softirq
+ *            calls=N first=F last=L old2new=A new2old=B wrongctx=W",
+ *            W counting calls that found themselves in the wrong context
+ *            or on the wrong CPU
+ *   hog      read: loop in the kernel for spin_ms on the CPU the reader
+ *            runs on, with interrupts on but never scheduling, so that
+ *            no other task (the per-CPU kworkers included) runs on that
+ *            CPU meanwhile: "cpu=C"; hogging reads the CPU or -1
  */
 #include <linux/atomic.h>
+#include <linux/cpu.h>
+#include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/timer.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
 
@@ -59,11 +75,16 @@ KGR_TEST_FN_DEFINE(7)
 KGR_TEST_FN_DEFINE(8)
 KGR_TEST_FN_DEFINE(9)
 KGR_TEST_FN_DEFINE(10)
+KGR_TEST_FN_DEFINE(11)
+KGR_TEST_FN_DEFINE(12)
+KGR_TEST_FN_DEFINE(13)
+KGR_TEST_FN_DEFINE(14)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
 	kgr_test_fn_5, kgr_test_fn_6, kgr_test_fn_7, kgr_test_fn_8,
-	kgr_test_fn_9, kgr_test_fn_10,
+	kgr_test_fn_9, kgr_test_fn_10, kgr_test_fn_11, kgr_test_fn_12,
+	kgr_test_fn_13, kgr_test_fn_14,
 };
 
 static unsigned int kgr_test_selected = 1;
@@ -262,6 +283,202 @@ static ssize_t kthread_read(struct file *file, char __user *buf, size_t len,
 			      READ_ONCE(kgr_test_kthread_version));
 }
 
+/* Timers in interrupt context: they always call kgr_test_fn_11(). */
+#define KGR_TEST_IRQ_MS	4
+
+enum { KGR_TEST_HARDIRQ, KGR_TEST_SOFTIRQ, KGR_TEST_NCTX };
+static const char *const kgr_test_ctx_name[KGR_TEST_NCTX] = {
+	"hardirq", "softirq",
+};
+
+struct kgr_test_irq_stat {
+	unsigned long calls, old2new, new2old, wrongctx;
+	int first, last;
+};
+
+struct kgr_test_irq_cpu {
+	struct hrtimer hrtimer;
+	struct timer_list timer;
+	int cpu;
+	struct kgr_test_irq_stat stat[KGR_TEST_NCTX];
+};
+
+static DEFINE_PER_CPU(struct kgr_test_irq_cpu, kgr_test_irq);
+static bool kgr_test_irq_on;
+static DEFINE_MUTEX(kgr_test_irq_lock);
+
+/* only the timer of this CPU and context writes @s */
+static void kgr_test_irq_call(struct kgr_test_irq_cpu *c, int ctx, bool right)
+{
+	struct kgr_test_irq_stat *s = &c->stat[ctx];
+	int v = kgr_test_fn_11();
+
+	if (!right || smp_processor_id() != c->cpu)
+		WRITE_ONCE(s->wrongctx, s->wrongctx + 1);
+	if (!s->calls)
+		WRITE_ONCE(s->first, v);
+	else if (v > s->last)
+		WRITE_ONCE(s->old2new, s->old2new + 1);
+	else if (v < s->last)
+		WRITE_ONCE(s->new2old, s->new2old + 1);
+	WRITE_ONCE(s->last, v);
+	WRITE_ONCE(s->calls, s->calls + 1);
+}
+
+static enum hrtimer_restart kgr_test_hrtimer_fn(struct hrtimer *t)
+{
+	struct kgr_test_irq_cpu *c = container_of(t, struct kgr_test_irq_cpu,
+						  hrtimer);
+
+	kgr_test_irq_call(c, KGR_TEST_HARDIRQ, in_hardirq());
+	if (!READ_ONCE(kgr_test_irq_on))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ms_to_ktime(KGR_TEST_IRQ_MS));
+	return HRTIMER_RESTART;
+}
+
+static void kgr_test_timer_fn(struct timer_list *t)
+{
+	struct kgr_test_irq_cpu *c = from_timer(c, t, timer);
+
+	kgr_test_irq_call(c, KGR_TEST_SOFTIRQ,
+			  in_serving_softirq() && !in_hardirq());
+	/* a pinned timer re-armed from its callback stays on this CPU */
+	if (READ_ONCE(kgr_test_irq_on))
+		mod_timer(t, jiffies + msecs_to_jiffies(KGR_TEST_IRQ_MS));
+}
+
+/* runs on each CPU (IPI): a pinned hrtimer is armed on the current CPU */
+static void kgr_test_irq_start_cpu(void *unused)
+{
+	struct kgr_test_irq_cpu *c = this_cpu_ptr(&kgr_test_irq);
+
+	hrtimer_start(&c->hrtimer, ms_to_ktime(KGR_TEST_IRQ_MS),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static void kgr_test_irq_stop(void)
+{
+	int cpu;
+
+	WRITE_ONCE(kgr_test_irq_on, false);
+	for_each_possible_cpu(cpu) {
+		struct kgr_test_irq_cpu *c = per_cpu_ptr(&kgr_test_irq, cpu);
+
+		if (!c->timer.function)
+			continue;	/* never started */
+		hrtimer_cancel(&c->hrtimer);
+		del_timer_sync(&c->timer);
+	}
+}
+
+static void kgr_test_irq_start(void)
+{
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct kgr_test_irq_cpu *c = per_cpu_ptr(&kgr_test_irq, cpu);
+
+		memset(c->stat, 0, sizeof(c->stat));
+		c->cpu = cpu;
+		hrtimer_init(&c->hrtimer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED_HARD);
+		c->hrtimer.function = kgr_test_hrtimer_fn;
+		timer_setup(&c->timer, kgr_test_timer_fn, TIMER_PINNED);
+	}
+	WRITE_ONCE(kgr_test_irq_on, true);
+	on_each_cpu(kgr_test_irq_start_cpu, NULL, 1);
+	for_each_online_cpu(cpu) {
+		struct kgr_test_irq_cpu *c = per_cpu_ptr(&kgr_test_irq, cpu);
+
+		c->timer.expires = jiffies + msecs_to_jiffies(KGR_TEST_IRQ_MS);
+		add_timer_on(&c->timer, cpu);
+	}
+	cpus_read_unlock();
+}
+
+static ssize_t irq_write(struct file *file, const char __user *buf,
+			 size_t len, loff_t *pos)
+{
+	unsigned int n;
+	int ret = kgr_test_get_uint(buf, len, &n);
+
+	if (ret)
+		return ret;
+
+	mutex_lock(&kgr_test_irq_lock);
+	kgr_test_irq_stop();
+	if (n)
+		kgr_test_irq_start();
+	mutex_unlock(&kgr_test_irq_lock);
+
+	return len;
+}
+
+static ssize_t irq_read(struct file *file, char __user *buf, size_t len,
+			loff_t *pos)
+{
+	size_t size = PAGE_SIZE, n = 0;
+	ssize_t ret;
+	char *reply;
+	int cpu, ctx;
+
+	reply = kmalloc(size, GFP_KERNEL);
+	if (!reply)
+		return -ENOMEM;
+
+	for_each_online_cpu(cpu) {
+		struct kgr_test_irq_cpu *c = per_cpu_ptr(&kgr_test_irq, cpu);
+
+		for (ctx = 0; ctx < KGR_TEST_NCTX; ctx++) {
+			struct kgr_test_irq_stat *s = &c->stat[ctx];
+
+			n += scnprintf(reply + n, size - n,
+				       "cpu=%d ctx=%s calls=%lu first=%d last=%d old2new=%lu new2old=%lu wrongctx=%lu\n",
+				       cpu, kgr_test_ctx_name[ctx],
+				       READ_ONCE(s->calls), READ_ONCE(s->first),
+				       READ_ONCE(s->last), READ_ONCE(s->old2new),
+				       READ_ONCE(s->new2old),
+				       READ_ONCE(s->wrongctx));
+		}
+	}
+	ret = simple_read_from_buffer(buf, len, pos, reply, n);
+	kfree(reply);
+	return ret;
+}
+
+static int kgr_test_hog_cpu = -1;
+
+static ssize_t hog_read(struct file *file, char __user *buf, size_t len,
+			loff_t *pos)
+{
+	unsigned long end;
+	int cpu;
+
+	if (*pos)
+		return 0;
+
+	/* PREEMPT_NONE: without cond_resched() nothing else runs here */
+	cpu = get_cpu();
+	WRITE_ONCE(kgr_test_hog_cpu, cpu);
+	put_cpu();
+	end = jiffies + msecs_to_jiffies(READ_ONCE(kgr_test_spin_ms));
+	while (time_before(jiffies, end))
+		cpu_relax();
+	cpu = raw_smp_processor_id();
+	WRITE_ONCE(kgr_test_hog_cpu, -1);
+
+	return kgr_test_reply(buf, len, pos, "cpu=%d\n", cpu);
+}
+
+static ssize_t hogging_read(struct file *file, char __user *buf,
+			    size_t len, loff_t *pos)
+{
+	return kgr_test_reply(buf, len, pos, "%d\n",
+			      READ_ONCE(kgr_test_hog_cpu));
+}
+
 #define KGR_TEST_FILE(_name, _mode, _read, _write)		\
 	{ .name = _name, .mode = _mode,				\
 	  .ops = { .proc_read = _read, .proc_write = _write,	\
@@ -280,6 +497,9 @@ static struct kgr_test_file {
 	KGR_TEST_FILE("spin_ms", 0200, NULL, spin_ms_write),
 	KGR_TEST_FILE("spin", 0444, spin_read, NULL),
 	KGR_TEST_FILE("kthread", 0600, kthread_read, kthread_write),
+	KGR_TEST_FILE("irq", 0600, irq_read, irq_write),
+	KGR_TEST_FILE("hog", 0444, hog_read, NULL),
+	KGR_TEST_FILE("hogging", 0444, hogging_read, NULL),
 };
 
 static struct proc_dir_entry *kgr_test_dir;
@@ -305,6 +525,9 @@ static int __init kgr_test_target_init(void)
 
 static void __exit kgr_test_target_exit(void)
 {
+	mutex_lock(&kgr_test_irq_lock);
+	kgr_test_irq_stop();
+	mutex_unlock(&kgr_test_irq_lock);
 	WRITE_ONCE(kgr_test_kthread_held, false);
 	if (kgr_test_kthread)
 		kthread_stop(kgr_test_kthread);

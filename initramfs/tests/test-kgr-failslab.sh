@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Scenario 7, allocation failures: load kgr_test_patch_12 with the 1st,
+# 2nd, 3rd, ... fault-injection point (failslab: every slab allocation)
+# inside its kgr_start_patching() call made to fail (the module's
+# fail_nth=K arms the kernel's fail-nth for that call only), until the
+# call no longer reaches the K-th point. Every failed load must leave
+# nothing behind: no module, kgr_test_fn_12() still the old code, a log
+# line from kgr saying what failed, and the next kgr_start_patching() not
+# refused. The sweep ends with the first load that succeeds: either the
+# K-th point is not reached, or its allocation was optional (ftrace falls
+# back to its list function when it cannot allocate a trampoline for the
+# ops); that load must patch and finalize.
+#
+# Allocation failures make the kernel print reports with stack traces
+# (vmalloc's warn_alloc). They are expected here, so the console is quiet
+# during the sweep, and the test itself fails on any BUG, WARNING or Oops
+# in the kernel log instead.
+#
+# kgr-timeout: 300
+
+. "$(dirname "$0")/functions.sh"
+
+FAILSLAB=/sys/kernel/debug/failslab
+MOD=kgr_test_patch_12
+MAX=200
+
+# result K: the module's report for fail_nth=K since the mark
+result() {
+	kmsg_since_mark | sed -n "s/^$MOD: fail_nth=$1 \(.*\)$/\1/p" | tail -n 1
+}
+
+start_test "allocation failures inside kgr_start_patching"
+[ -d $FAILSLAB ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+[ -d $FAILSLAB ] || skip "no $FAILSLAB (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS)"
+load_target
+assert_eq 1 "$(fn_version 12)" "kgr_test_fn_12 before"
+
+# GFP_KERNEL allocations fail too; no stack dump per injected failure
+echo N > $FAILSLAB/ignore-gfp-wait
+echo 0 > $FAILSLAB/verbose
+dmesg -n 1
+trap 'dmesg -n 7; echo Y > $FAILSLAB/ignore-gfp-wait; echo 2 > $FAILSLAB/verbose' EXIT
+
+k=1
+while :; do
+	log "% insmod $MOD.ko fail_nth=$k"
+	insmod $MODDIR/$MOD.ko fail_nth=$k 2> /tmp/insmod.err
+	rc=$?
+	res=$(result $k)
+	log "fail_nth=$k: $res (insmod status $rc)"
+	case $res in
+	"injected, kgr_start_patching() returned 0")
+		[ $rc = 0 ] || die "fail_nth=$k: kgr_start_patching() succeeded, yet insmod failed"
+		log "fail_nth=$k: an optional allocation failed; the patch went in"
+		break;;
+	injected*)
+		[ $rc != 0 ] || die "fail_nth=$k: kgr_start_patching() failed, yet the module loaded"
+		grep -q "^$MOD " /proc/modules && die "fail_nth=$k: $MOD stayed loaded"
+		assert_eq 1 "$(fn_version 12)" "kgr_test_fn_12 after the failure at point $k"
+		;;
+	"not reached, kgr_start_patching() returned 0")
+		break;;
+	*)
+		cat /tmp/insmod.err
+		die "fail_nth=$k: unexpected result '$res'";;
+	esac
+	k=$((k + 1))
+	[ $k -le $MAX ] || die "still injecting after $MAX points"
+done
+echo Y > $FAILSLAB/ignore-gfp-wait
+echo 2 > $FAILSLAB/verbose
+dmesg -n 7
+trap - EXIT
+reports=$(kmsg_since_mark | grep -c 'warn_alloc')
+log "allocation failure reports in the kernel log (not on the console): $reports"
+kmsg_since_mark | grep -E 'BUG:|WARNING:|Oops|general protection fault|Kernel panic' &&
+	die "the kernel reported a bug during the sweep"
+failed=$((k - 1))
+log "kgr_start_patching() has $failed fault-injection points; each failure was undone"
+[ $failed -gt 0 ] || die "no allocation inside kgr_start_patching() was made to fail"
+grep -q "^$MOD " /proc/modules || die "the clean load left no module"
+
+# what kgr said about the failures (pr_err); every one must say something
+kmsg_since_mark | grep '^kgr: ' | sort | uniq -c | sed 's/^/kgr-test: log: /'
+# (busybox insmod retries a failed finit_module() with init_module(), so
+# there can be two failed kgr_start_patching() calls per point)
+calls=$(kmsg_since_mark | grep -c "^$MOD: fail_nth=[0-9]* injected, kgr_start_patching() returned -")
+said=$(kmsg_since_mark | grep -c "^kgr: can't patch")
+assert_eq "$calls" "$said" "failed kgr_start_patching() calls that kgr reported"
+kmsg_since_mark | grep -q "another patching not yet finalized" &&
+	die "a failed load left patching in progress"
+
+kgr_wait_finalized 45
+assert_eq 2 "$(fn_version 12)" "kgr_test_fn_12 after the clean load"
+log "ok"
+exit 0

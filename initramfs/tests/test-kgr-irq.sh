@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Scenario 5: interrupt context. Timers call kgr_test_fn_11() on every CPU
+# in hard interrupt context (hrtimer) and in softirq context (timer_list).
+# While patching starts, CPU 1 is kept busy in the kernel without
+# scheduling, so the per-CPU work of kgr_handle_irqs() cannot run there:
+# CPU 0's handlers must switch to the new code while CPU 1's keep getting
+# the old one; once CPU 1 schedules again, its work runs and its handlers
+# switch too. No handler may ever go from new back to old.
+#
+# kgr-timeout: 150
+
+. "$(dirname "$0")/functions.sh"
+
+HOG_MS=8000
+
+# irq_get CPU CTX NAME: NAME= of the line for CPU and CTX in /tmp/irq.now
+irq_get() {
+	awk -v cpu="cpu=$1" -v ctx="ctx=$2" -v k="$3" \
+		'$1 == cpu && $2 == ctx { for (i = 3; i <= NF; i++) {
+			split($i, a, "="); if (a[1] == k) print a[2] } }' /tmp/irq.now
+}
+
+irq_snapshot() {
+	cat $KGR_TEST/irq > /tmp/irq.now || die "cannot read $KGR_TEST/irq"
+	sed 's/^/kgr-test: irq: /' /tmp/irq.now
+}
+
+# irq_expect CPU LAST: both contexts of CPU ran, never backwards, and
+# their latest call got version LAST
+irq_expect() {
+	local ctx
+
+	for ctx in hardirq softirq; do
+		[ "$(irq_get "$1" $ctx calls)" -gt 0 ] 2>/dev/null ||
+			die "no $ctx timer calls on CPU $1"
+		assert_eq 0 "$(irq_get "$1" $ctx wrongctx)" "calls outside $ctx context or CPU $1"
+		assert_eq 0 "$(irq_get "$1" $ctx new2old)" "new-to-old switches of the $ctx timer on CPU $1"
+		assert_eq "$2" "$(irq_get "$1" $ctx last)" "version in $ctx context on CPU $1"
+	done
+}
+
+# show_stack PID NAME: where PID is in the kernel, for a failure message
+show_stack() {
+	log "$2 (pid $1) in the kernel:"
+	sed "s/^/kgr-test:   /" /proc/$1/stack 2>/dev/null
+}
+
+start_test "interrupt handlers switch per CPU, after that CPU's kworker ran"
+[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs, have $(nproc)"
+load_target
+
+echo 1 > $KGR_TEST/irq
+sleep 1
+irq_snapshot
+irq_expect 0 1
+irq_expect 1 1
+
+# keep CPU 1 in the kernel; everything of ours runs on CPU 0 from now on
+taskset -p -c 0 $$ > /dev/null || die "cannot pin the test to CPU 0"
+echo $HOG_MS > $KGR_TEST/spin_ms
+taskset -c 1 cat $KGR_TEST/hog > /tmp/hog.out &
+wait_for '[ "$(cat $KGR_TEST/hogging)" = 1 ]' 5 || die "CPU 1 is not hogged"
+
+log "% insmod kgr_test_patch_11.ko (in the background, on CPU 0)"
+taskset -c 0 insmod $MODDIR/kgr_test_patch_11.ko &
+insmod=$!
+wait_for 'cat $KGR_TEST/irq | grep -q "^cpu=0 ctx=softirq .* last=2 " &&
+	  cat $KGR_TEST/irq | grep -q "^cpu=0 ctx=hardirq .* last=2 "' 6 ||
+	{ irq_snapshot; show_stack $insmod insmod
+	  die "CPU 0's handlers did not switch to the new code"; }
+irq_snapshot
+[ "$(cat $KGR_TEST/hogging)" = 1 ] ||
+	die "CPU 1 was released before CPU 0 switched (HOG_MS too short)"
+irq_expect 0 2
+irq_expect 1 1
+calls1=$(irq_get 1 hardirq calls)
+soft1=$(irq_get 1 softirq calls)
+log "CPU 0 runs the new code in interrupts, CPU 1 (hogged) the old one"
+
+# CPU 1's timers keep firing while it is hogged, and keep getting old
+sleep 1
+irq_snapshot
+[ "$(cat $KGR_TEST/hogging)" = 1 ] || die "CPU 1 was released too early (HOG_MS too short)"
+[ "$(irq_get 1 hardirq calls)" -gt "$calls1" ] || die "no hardirq timer calls on hogged CPU 1"
+[ "$(irq_get 1 softirq calls)" -gt "$soft1" ] || die "no softirq timer calls on hogged CPU 1"
+irq_expect 1 1
+
+wait_for '[ -s /tmp/hog.out ]' $((HOG_MS / 1000 + 10)) || die "the hog did not end"
+assert_eq "cpu=1" "$(cat /tmp/hog.out)" "CPU of the hog"
+echo 2000 > $KGR_TEST/spin_ms
+wait_for 'grep -q "^kgr_test_patch_11 .*Live" /proc/modules' 10 ||
+	die "insmod did not complete after CPU 1 was released"
+wait_for 'cat $KGR_TEST/irq | grep -q "^cpu=1 ctx=softirq .* last=2 " &&
+	  cat $KGR_TEST/irq | grep -q "^cpu=1 ctx=hardirq .* last=2 "' 5 ||
+	{ irq_snapshot; die "CPU 1's handlers did not switch after its work ran"; }
+
+kgr_wait_finalized 45
+sleep 0.5
+irq_snapshot
+echo 0 > $KGR_TEST/irq
+irq_expect 0 2
+irq_expect 1 2
+for cpu in 0 1; do
+	for ctx in hardirq softirq; do
+		assert_eq 1 "$(irq_get $cpu $ctx first)" "first version in $ctx on CPU $cpu"
+		assert_eq 1 "$(irq_get $cpu $ctx old2new)" "old-to-new switches in $ctx on CPU $cpu"
+	done
+done
+log "ok"
+exit 0
