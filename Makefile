@@ -22,6 +22,8 @@ SERIES		?= $(CURDIR)/series
 TESTMOD_DIR	 = $(BUILD)/kgr-test
 # the glob is expanded by mkinitramfs.sh, after the test modules are built
 GUEST_MODULES	?= $(KSRC)/samples/kgr/kgr_patcher.ko $(TESTMOD_DIR)/*.ko
+# Debian programs copied into the initramfs with their shared libraries
+GUEST_PROGRAMS	?= /usr/bin/stress-ng
 
 QEMU_ACCEL	?= tcg
 QEMU_TIMEOUT	?= 1200
@@ -41,7 +43,7 @@ STAMP_CONFIG	 = $(BUILD)/.stamp-config
 
 DEB_PACKAGES	 = linux-source-6.1 gcc binutils make flex bison bc libelf-dev \
 		   libssl-dev quilt qemu-system-x86 busybox-static cpio kmod \
-		   xz-utils python3 dwarves sparse
+		   xz-utils python3 dwarves sparse stress-ng
 
 # The kernel's make gets ARCH and V explicitly; do not hand it our own
 # command-line variables (BUILD=, LOG_NAME=, ...) through MAKEFLAGS.
@@ -84,6 +86,7 @@ help:
 	@echo '  SERIES=$(SERIES) PATCHES=$(PATCHES)'
 	@echo '  CONFIG_FRAGMENTS=$(CONFIG_FRAGMENTS)'
 	@echo '  GUEST_MODULES=$(GUEST_MODULES)'
+	@echo '  GUEST_PROGRAMS=$(GUEST_PROGRAMS)'
 	@echo '  QEMU_ACCEL=$(QEMU_ACCEL) QEMU_TIMEOUT=$(QEMU_TIMEOUT) QEMU_SMP=$(QEMU_SMP) QEMU_MEM=$(QEMU_MEM)'
 	@echo '  KAPPEND=$(KAPPEND)'
 	@echo '  LOG_NAME=$(LOG_NAME) -> $(LOG)'
@@ -92,6 +95,9 @@ help:
 	@echo 'Guest knobs for KAPPEND: kgr.tests=GLOB (run only matching tests),'
 	@echo 'kgr.timeout=SECS (default per-test timeout, 300).  TREE_FORCE=1 lets'
 	@echo '"make tree" drop changes not refreshed into the top patch.'
+	@echo
+	@echo 'More targets: "make help-review" (lint, refresh, bisect, compare-rfc,'
+	@echo 'sparse: reviewing the series), "make help-kgr-tools" (the RFC tools).'
 
 deps:
 	@$(CURDIR)/scripts/install-deps.sh $(DEB_PACKAGES)
@@ -138,7 +144,8 @@ testmods: kernel
 	$(CURDIR)/samples/kgr-test/build.sh $(KSRC) $(TESTMOD_DIR)
 
 initramfs: kernel testmods
-	@MODULES='$(GUEST_MODULES)' $(CURDIR)/scripts/mkinitramfs.sh \
+	@MODULES='$(GUEST_MODULES)' HOST_PROGRAMS='$(GUEST_PROGRAMS)' \
+		$(CURDIR)/scripts/mkinitramfs.sh \
 		$(INITRAMFS) $(BUILD)/initramfs
 
 images: initramfs
@@ -316,3 +323,74 @@ kgr-e2e: kgr-tools-check kgr-inline-tree kgr-module kgr-bad-input
 ifeq ($(KGR_E2E),1)
 initramfs: kgr-e2e
 endif
+
+# ============================================================================
+# Benchmark (issue 6): kGraft against upstream livepatch on one kernel
+# (CONFIG_KGR=y, CONFIG_LIVEPATCH=y).  samples/kgr-bench/ has the target
+# module and the patch modules for both; the guest side is
+# initramfs/tests/test-kgr-bench.sh with its helper initramfs/src/kgr-bench.c.
+# "make bench" boots the guest $(BENCH_ICOUNT_RUNS) times under
+# "-icount shift=0,sleep=off" for the per-call figures (deterministic), once
+# without for the transitions (wall time), and prints one markdown table;
+# $(BENCH_DIR) gets the table, the samples and a PNG plot of the threads
+# still in the old universe during a transition under load.  It prints
+# figures and never fails because a machine is slow.  "make check" runs the
+# same test as a short smoke run that asserts the figures make sense.
+# ============================================================================
+
+BENCHMOD_DIR	 = $(BUILD)/kgr-bench
+BENCH_DIR	 = $(BUILD)/bench
+BENCH_ICOUNT_RUNS ?= 2
+BENCH_LOOPS	?= 200000
+BENCH_REPS	?= 5
+BENCH_BUSY	?= 4
+BENCH_SLEEPERS	?= 8
+BENCH_SLEEP_MS	?= 2000
+BENCH_TIMEOUT	?= 3600
+
+DEB_PACKAGES	+= gnuplot-nox
+GUEST_MODULES	+= $(BENCHMOD_DIR)/*.ko
+
+BENCH_KAPPEND	 = kgr.tests=test-kgr-bench.sh kgr.timeout=$(BENCH_TIMEOUT) \
+		   kgr.bench.loops=$(BENCH_LOOPS) kgr.bench.reps=$(BENCH_REPS) \
+		   kgr.bench.busy=$(BENCH_BUSY) kgr.bench.sleepers=$(BENCH_SLEEPERS) \
+		   kgr.bench.sleep_ms=$(BENCH_SLEEP_MS)
+
+.PHONY: help-bench benchmods bench
+
+help-bench:
+	@echo 'Benchmark targets (issue 6):'
+	@echo '  benchmods  build the benchmark modules (samples/kgr-bench/) out of tree'
+	@echo '  bench      per-call cost, transition time and memory of kGraft and'
+	@echo '             livepatch: $(BENCH_ICOUNT_RUNS) boots under -icount (per call, deterministic)'
+	@echo '             and one without (transitions, wall time); prints one markdown'
+	@echo '             table, writes it and a PNG plot to $$(BENCH_DIR)'
+	@echo
+	@echo '  BENCH_DIR=$(BENCH_DIR)'
+	@echo '  BENCH_ICOUNT_RUNS=$(BENCH_ICOUNT_RUNS) BENCH_LOOPS=$(BENCH_LOOPS) BENCH_REPS=$(BENCH_REPS) (1..5)'
+	@echo '  BENCH_BUSY=$(BENCH_BUSY) BENCH_SLEEPERS=$(BENCH_SLEEPERS) BENCH_SLEEP_MS=$(BENCH_SLEEP_MS)'
+	@echo '  BENCH_TIMEOUT=$(BENCH_TIMEOUT) (seconds per boot)'
+
+benchmods: kernel
+	$(CURDIR)/samples/kgr-bench/build.sh $(KSRC) $(BENCHMOD_DIR)
+
+initramfs: benchmods
+
+bench: images
+	@mkdir -p $(BENCH_DIR)
+	@start=$$(date +%s); \
+	for i in $$(seq 1 $(BENCH_ICOUNT_RUNS)); do \
+		echo "bench: icount boot $$i of $(BENCH_ICOUNT_RUNS) (per call), log $(LOGDIR)/bench-icount-$$i.log"; \
+		$(QEMU_RUN) --timeout $(BENCH_TIMEOUT) --log $(LOGDIR)/bench-icount-$$i.log \
+			--qemu-arg -icount --qemu-arg shift=0,sleep=off \
+			--append '$(BENCH_KAPPEND) kgr.bench=percall' > /dev/null || \
+			echo "bench: icount boot $$i: qemu-run exit status $$?"; \
+	done; \
+	echo "bench: wall-time boot (transitions), log $(LOGDIR)/bench-wall.log"; \
+	$(QEMU_RUN) --timeout $(BENCH_TIMEOUT) --log $(LOGDIR)/bench-wall.log \
+		--append '$(BENCH_KAPPEND) kgr.bench=full' > /dev/null || \
+		echo "bench: wall-time boot: qemu-run exit status $$?"; \
+	echo "bench: boots took $$(( $$(date +%s) - start )) s"; echo; \
+	python3 $(CURDIR)/scripts/bench-report.py --out $(BENCH_DIR) \
+		$(foreach i,$(shell seq 1 $(BENCH_ICOUNT_RUNS)),--icount $(LOGDIR)/bench-icount-$(i).log) \
+		--wall $(LOGDIR)/bench-wall.log
