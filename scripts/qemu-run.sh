@@ -17,6 +17,8 @@
 #   --mem SIZE        memory (default 512M)
 #   --timeout SECS    host-side limit, 0 for none (default 600)
 #   --interactive     keep stdin (for the shell); otherwise stdin is /dev/null
+#   --qemu-arg ARG    one more argument for QEMU, repeatable (e.g.
+#                     --qemu-arg -icount --qemu-arg shift=0,sleep=off)
 
 set -euo pipefail
 
@@ -29,6 +31,7 @@ smp=2
 mem=512M
 timeout=600
 interactive=0
+extra=()
 
 usage() {
 	awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0" >&2
@@ -46,6 +49,7 @@ while [ $# -gt 0 ]; do
 	--mem)		mem=$2; shift 2 ;;
 	--timeout)	timeout=$2; shift 2 ;;
 	--interactive)	interactive=1; shift ;;
+	--qemu-arg)	extra+=("$2"); shift 2 ;;
 	*)		usage ;;
 	esac
 done
@@ -62,6 +66,7 @@ qemu=(qemu-system-x86_64 -accel "$accel")
 [ "$accel" = kvm ] && qemu+=(-cpu host)
 qemu+=(-smp "$smp" -m "$mem" -nographic -no-reboot -nic none
        -kernel "$kernel" -initrd "$initrd" -append "$cmdline")
+qemu+=(${extra[@]+"${extra[@]}"})
 
 mkdir -p "$(dirname "$log")"
 : > "$log"

@@ -1,0 +1,207 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kGraft/livepatch benchmark (issue 6), guest side.  Modules from
+# samples/kgr-bench/, the helper /bin/kgr-bench (initramfs/src/kgr-bench.c).
+# Every figure is printed as a "KGR-BENCH ..." line; scripts/bench-report.py
+# on the host turns them into the table and the plot.
+#
+# Kernel command line (make bench sets these; make check uses the defaults,
+# a smoke run of one short repetition):
+#   kgr.bench=smoke|percall|full  smoke (default): everything, small, and
+#                       assert that the figures are sane (not how fast);
+#                       percall: only the per-call figures (the icount
+#                       boots); full: per-call, transitions, memory
+#   kgr.bench.loops=N   calls per timed loop (smoke 2000)
+#   kgr.bench.reps=R    transitions per system and scenario, 1..5 (smoke 1)
+#   kgr.bench.busy=N kgr.bench.sleepers=M kgr.bench.sleep_ms=S
+#                       the load: N tasks in a getppid() loop, M tasks in
+#                       nanosleep(S ms) loops (smoke 2, 2, 2000)
+#   kgr.bench.sample_ms=P  how often the old universe is counted (50)
+#
+# Target functions (samples/kgr-bench/kgr_bench.h): 0 is never patched;
+# kGraft patches 1 (per call), 2..1+R (idle), 2+R..1+2R (under load);
+# livepatch the same from 13 on.  A patched function is never patched again.
+
+. ./functions.sh
+
+# bparam NAME DEFAULT: kernel command line parameter kgr.bench.NAME
+bparam() {
+	local w
+
+	for w in $(cat /proc/cmdline); do
+		case $w in
+		"kgr.$1="*) echo "${w#*=}"; return ;;
+		esac
+	done
+	echo "$2"
+}
+
+MODE=$(bparam bench smoke)
+LOOPS=$(bparam bench.loops 2000)
+REPS=$(bparam bench.reps 1)
+BUSY=$(bparam bench.busy 2)
+SLEEPERS=$(bparam bench.sleepers 2)
+SLEEP_MS=$(bparam bench.sleep_ms 2000)
+SAMPLE_MS=$(bparam bench.sample_ms 50)
+KLP_BASE=13	# first livepatch function: KGR_BENCH_NFN / 2 + 1
+TRANS_TIMEOUT=120
+
+[ "$REPS" -ge 1 ] && [ "$REPS" -le 5 ] || die "kgr.bench.reps must be 1..5"
+
+start_test "kGraft/livepatch benchmark ($MODE)"
+[ -d /sys/kernel/livepatch ] || skip "no CONFIG_LIVEPATCH"
+[ -f "$MODDIR/kgr_bench_target.ko" ] || die "no kgr_bench_target.ko in the initramfs"
+load_mod kgr_bench_target
+B=/proc/kgr_bench
+
+rm -f /tmp/bench-all.out
+out() {
+	echo "KGR-BENCH $*" | tee -a /tmp/bench-all.out
+}
+
+# poll_wait PID: wait for the background job PID, leaving the kernel every
+# 0.2 s, and return its exit status
+poll_wait() {
+	local state
+
+	while state=$(cut -d' ' -f3 "/proc/$1/stat" 2> /dev/null) &&
+	      [ "$state" != Z ]; do
+		sleep 0.2
+	done
+	wait "$1"
+}
+
+# call SYSTEM CASE FN GATE: one timed loop, printed as a KGR-BENCH line
+call() {
+	local r
+
+	r=$(kgr-bench call "$3" "$LOOPS" "$4") || die "kgr-bench call $3 failed"
+	out "call $1 $2 $r"
+}
+
+# wait_done KIND MODULE: until the transition of MODULE is complete
+wait_done() {
+	local pat
+
+	case $1 in
+	kgr) pat='^kgr succeeded$' ;;
+	klp) pat="'$2': patching complete" ;;
+	esac
+	wait_for "kmsg_since_mark | grep -q \"$pat\"" "$TRANS_TIMEOUT" ||
+		die "$2: transition not complete after $TRANS_TIMEOUT s"
+}
+
+# percall KIND FN MODULE: the per-call figures of one system
+#   unpatched     before the patch
+#   old / new     during the transition, caller in the old / new universe;
+#                 a task asleep in the target's gate holds it open (for
+#                 livepatch the patch replaces the gate as well)
+#   after         once the transition is complete
+percall() {
+	local kind=$1 fn=$2 mod=$3
+
+	call "$kind" unpatched "$fn" 0
+	kgr-bench call "$fn" "$LOOPS" 1 > /tmp/bench-old.out 2>&1 &
+	local holder=$!
+	wait_for "[ \$(cat $B/waiting) = 1 ]" 30 || die "the gate holds no task"
+	load_mod "$mod"
+	# the transition cannot complete while the holder is in the gate
+	call "$kind" new "$fn" 0
+	echo 1 > $B/open
+	poll_wait "$holder" || die "the gate's holder failed: $(cat /tmp/bench-old.out)"
+	out "call $kind old $(cat /tmp/bench-old.out)"
+	echo 0 > $B/open
+	wait_done "$kind" "$mod"
+	call "$kind" after "$fn" 0
+	out "module $kind $mod $(awk -v m="$mod" '$1 == m { print $2 }' /proc/modules)"
+}
+
+# trans KIND TAG FN LOAD
+trans() {
+	local kind=$1 tag=$2 fn=$3 busy=0 sleepers=0
+
+	if [ "$4" = load ]; then
+		busy=$BUSY
+		sleepers=$SLEEPERS
+	fi
+	log "transition $tag $kind: kgr_bench_${kind}_$fn, $busy busy, $sleepers sleeping"
+	# In the background, polled: a shell asleep in wait() for the whole
+	# transition would be a task in the kernel, and kGraft waits for it.
+	kgr-bench trans "$kind" "$tag" "$MODDIR/kgr_bench_${kind}_$fn.ko" \
+		"$busy" "$sleepers" "$SLEEP_MS" "$SAMPLE_MS" "$TRANS_TIMEOUT" \
+		> /tmp/bench-trans.out 2>&1 &
+	poll_wait $! || {
+		cat /tmp/bench-trans.out
+		die "kgr-bench trans $kind $tag failed"
+	}
+	tee -a /tmp/bench-all.out < /tmp/bench-trans.out
+}
+
+out "params mode=$MODE loops=$LOOPS reps=$REPS busy=$BUSY sleepers=$SLEEPERS sleep_ms=$SLEEP_MS sample_ms=$SAMPLE_MS"
+while read -r line; do
+	out "size $line"
+done < $B/sizes
+
+# baseline: a function that is never patched
+call base unpatched 0 0
+percall kgr 1 kgr_bench_kgr_1
+out "trampoline $(kmsg_since_mark | sed -n 's/^kgr-bench: kgr_bench_kgr_1: ftrace trampoline \([0-9]*\) bytes$/\1/p')"
+percall klp $KLP_BASE kgr_bench_klp_$KLP_BASE
+
+if [ "$MODE" != percall ]; then
+	r=1
+	while [ "$r" -le "$REPS" ]; do
+		trans kgr "idle-$r" $((1 + r)) idle
+		trans klp "idle-$r" $((KLP_BASE + r)) idle
+		r=$((r + 1))
+	done
+	r=1
+	while [ "$r" -le "$REPS" ]; do
+		trans kgr "load-$r" $((1 + REPS + r)) load
+		trans klp "load-$r" $((KLP_BASE + REPS + r)) load
+		r=$((r + 1))
+	done
+fi
+out "done"
+
+[ "$MODE" = smoke ] || exit 0
+
+# The smoke run asserts that the benchmark ran and its figures make
+# sense: every loop ran, called the code it should, in the universe it
+# should; every transition completed.  Never how fast anything was.
+check_call() {	# SYSTEM CASE SUM KGR KLP
+	local line
+
+	line=$(grep "^KGR-BENCH call $1 $2 " /tmp/bench-all.out) ||
+		die "no figure for $1 $2"
+	assert_eq "$3" "$(echo "$line" | sed 's/.* sum=\([0-9]*\).*/\1/')" "$1 $2: sum"
+	assert_eq "$4" "$(echo "$line" | sed 's/.* kgr=\([-0-9]*\).*/\1/')" "$1 $2: kgr"
+	assert_eq "$5" "$(echo "$line" | sed 's/.* klp=\([-0-9]*\).*/\1/')" "$1 $2: klp"
+	[ "$(echo "$line" | sed 's/.* ns=\([0-9]*\).*/\1/')" -gt 0 ] || die "$1 $2: no time"
+}
+
+old=$LOOPS new=$((2 * LOOPS))
+check_call base unpatched $old 0 -1
+check_call kgr unpatched $old 0 -1
+check_call kgr new $new 0 -1
+check_call kgr old $old 1 -1
+check_call kgr after $new 0 -1
+check_call klp unpatched $old 0 -1
+check_call klp new $new 0 1
+check_call klp old $old 0 0
+check_call klp after $new 0 -1
+
+n=$(grep -c '^KGR-BENCH trans ' /tmp/bench-all.out)
+assert_eq $((4 * REPS)) "$n" "transitions measured"
+grep '^KGR-BENCH trans ' /tmp/bench-all.out | while read -r _ _ tag kind init done _; do
+	init=${init#init_us=} done=${done#done_us=}
+	# a livepatch transition may complete within the module's init
+	[ "$init" -ge 0 ] && [ "$done" -gt 0 ] ||
+		die "$tag $kind: init_us=$init done_us=$done"
+done || exit 1
+grep -q '^KGR-BENCH sample load-1 kgr ' /tmp/bench-all.out || die "no samples"
+grep -q '^KGR-BENCH size kgr_patch_fun=[1-9]' /tmp/bench-all.out || die "no sizes"
+grep -q '^KGR-BENCH trampoline [1-9]' /tmp/bench-all.out || die "no trampoline size"
+grep -q '^KGR-BENCH module kgr kgr_bench_kgr_1 [1-9]' /tmp/bench-all.out || die "no module size"
+log "ok"

@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""bench-report.py: the kGraft/livepatch benchmark's table and plot.
+
+    bench-report.py --icount LOG [--icount LOG ...] --wall LOG --out DIR
+
+Reads the "KGR-BENCH ..." lines that initramfs/tests/test-kgr-bench.sh
+printed into the console logs of the benchmark's boots: the per-call
+figures from the boots under "-icount shift=0,sleep=off" (deterministic:
+the guest clock counts executed instructions), the transitions and the
+memory from the boot without icount (wall time of a TCG guest).  Prints
+one markdown table, writes it to DIR/bench.md, the samples of the first
+transition under load to DIR/transition-load.dat and, with gnuplot, the
+plot DIR/transition-load.png.  Exits 1 only when a log lacks the figures
+(the benchmark did not run), never because of what they are.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+SYSTEMS = ('kgr', 'klp')
+NAMES = {'kgr': 'kGraft', 'klp': 'livepatch'}
+
+
+def bench_lines(path):
+    """The KGR-BENCH lines of a console log, without the prefix."""
+    lines = []
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = re.search(r'KGR-BENCH (.*\S)', line)
+            if m:
+                lines.append(m.group(1))
+    return lines
+
+
+def kv(words):
+    """{'a': '1'} from ['a=1', ...]; words without '=' are skipped."""
+    return dict(w.split('=', 1) for w in words if '=' in w)
+
+
+def parse(path):
+    res = {'call': {}, 'trans': [], 'samples': {}, 'size': {},
+           'module': {}, 'trampoline': None, 'params': {}, 'done': False}
+    for line in bench_lines(path):
+        w = line.split()
+        if w[0] == 'call' and len(w) >= 3:
+            res['call'][(w[1], w[2])] = kv(w[3:])
+        elif w[0] == 'trans' and len(w) >= 3:
+            d = kv(w[3:])
+            d.update(tag=w[1], kind=w[2])
+            res['trans'].append(d)
+        elif w[0] == 'sample' and len(w) >= 5:
+            d = kv(w[3:])
+            res['samples'].setdefault((w[1], w[2]), []).append(
+                (int(d['t_ms']), int(d['old'])))
+        elif w[0] == 'size':
+            res['size'].update({k: int(v) for k, v in kv(w[1:]).items()})
+        elif w[0] == 'module' and len(w) == 4:
+            res['module'][w[1]] = int(w[3])
+        elif w[0] == 'trampoline' and len(w) == 2 and w[1].isdigit():
+            res['trampoline'] = int(w[1])
+        elif w[0] == 'params':
+            res['params'] = kv(w[1:])
+        elif w[0] == 'done':
+            res['done'] = True
+    return res
+
+
+def per_call(call, system, case):
+    """ns per call of one timed loop, or None."""
+    d = call.get((system, case))
+    if not d:
+        return None
+    return int(d['ns']) / int(d['loops'])
+
+
+def fmt_call(call, system, case):
+    ns = per_call(call, system, case)
+    base = per_call(call, system, 'unpatched')
+    if ns is None or not base:
+        return 'n/a'
+    return '%.2f ns (%.2f×)' % (ns, ns / base)
+
+
+def universe_ok(call, system, case):
+    """Did the loop run where it should (old/new code, universe)?"""
+    d = call.get((system, case))
+    if not d:
+        return False
+    loops = int(d['loops'])
+    want = {'unpatched': loops, 'old': loops, 'new': 2 * loops,
+            'after': 2 * loops}[case]
+    return int(d['sum']) == want
+
+
+def mmm(values, scale, unit, digits):
+    if not values:
+        return 'n/a'
+    f = '%%.%df' % digits
+    return '%s / %s / %s %s' % (f % (min(values) / scale),
+                                f % (statistics.median(values) / scale),
+                                f % (max(values) / scale), unit)
+
+
+def trans_values(trans, kind, scen, key):
+    return [int(t[key]) for t in trans
+            if t['kind'] == kind and t['tag'].startswith(scen + '-')
+            and int(t[key]) >= 0]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--icount', action='append', default=[])
+    ap.add_argument('--wall', required=True)
+    ap.add_argument('--out', required=True)
+    args = ap.parse_args()
+
+    missing = []
+    icount = []
+    for path in args.icount:
+        r = parse(path) if os.path.exists(path) else None
+        if not r or not r['done']:
+            missing.append(path)
+        else:
+            icount.append(r)
+    wall = parse(args.wall) if os.path.exists(args.wall) else None
+    if not wall or not wall['done']:
+        missing.append(args.wall)
+    if missing:
+        for path in missing:
+            print('bench: no complete benchmark in %s (see that log)' % path,
+                  file=sys.stderr)
+        if not icount or not wall:
+            return 1
+
+    ic = icount[0]['call']
+    cases = [(s, c) for s in SYSTEMS
+             for c in ('unpatched', 'old', 'new', 'after')]
+    raw = [tuple((k, ic_['call'].get(k, {}).get('ns')) for k in cases)
+           for ic_ in icount]
+    same = all(r == raw[0] for r in raw)
+    p = wall['params']
+    sz = wall['size']
+    tramp = wall['trampoline'] or 0
+
+    rows = []
+    clock_ic = 'icount (deterministic)'
+    clock_w = 'wall (TCG guest)'
+    rows.append(('call, unpatched function',
+                 fmt_call(ic, 'kgr', 'unpatched'),
+                 fmt_call(ic, 'klp', 'unpatched'), clock_ic))
+    rows.append(('call during the transition, caller in the old universe '
+                 '(kGraft: slow stub)',
+                 fmt_call(ic, 'kgr', 'old'), fmt_call(ic, 'klp', 'old'),
+                 clock_ic))
+    rows.append(('call during the transition, caller in the new universe '
+                 '(kGraft: slow stub)',
+                 fmt_call(ic, 'kgr', 'new'), fmt_call(ic, 'klp', 'new'),
+                 clock_ic))
+    rows.append(('call after the transition (kGraft: fast stub)',
+                 fmt_call(ic, 'kgr', 'after'), fmt_call(ic, 'klp', 'after'),
+                 clock_ic))
+    tr = wall['trans']
+    inits = {s: trans_values(tr, s, 'idle', 'init_us') +
+             trans_values(tr, s, 'load', 'init_us') for s in SYSTEMS}
+    rows.append(('patch module init (min / median / max of %d)'
+                 % len(inits['kgr']),
+                 mmm(inits['kgr'], 1000, 'ms', 1),
+                 mmm(inits['klp'], 1000, 'ms', 1), clock_w))
+    for scen, what in (('idle', 'idle guest'),
+                       ('load', '%s busy + %s sleeping tasks'
+                        % (p.get('busy', '?'), p.get('sleepers', '?')))):
+        done = {s: trans_values(tr, s, scen, 'done_us') for s in SYSTEMS}
+        rows.append(('transition, %s (min / median / max of %d)'
+                     % (what, len(done['kgr'])),
+                     mmm(done['kgr'], 1e6, 's', 2),
+                     mmm(done['klp'], 1e6, 's', 2), clock_w))
+    rows.append(('memory per task',
+                 '%d B (a TIF flag bit)' % sz.get('kgr_task_bytes', 0),
+                 '%d B (task_struct.patch_state) + a TIF flag bit'
+                 % sz.get('klp_task_bytes', 0), 'sizeof'))
+    kgr_fn = (sz.get('kgr_patch_fun', 0) + sz.get('ftrace_ops', 0) +
+              sz.get('kgr_loc_caches_slab', 0) + sz.get('kgr_patch_ptr', 0))
+    klp_fn = sz.get('klp_func', 0) + sz.get('klp_ops_slab', 0)
+    rows.append(('memory per patched function, + the ftrace trampoline '
+                 '(%d B, both)' % tramp,
+                 '%d B (kgr_patch_fun %d, ftrace_ops %d, caches %d, '
+                 'pointer %d)' % (kgr_fn, sz.get('kgr_patch_fun', 0),
+                                  sz.get('ftrace_ops', 0),
+                                  sz.get('kgr_loc_caches_slab', 0),
+                                  sz.get('kgr_patch_ptr', 0)),
+                 '%d B (klp_func %d, klp_ops %d) + a sysfs directory'
+                 % (klp_fn, sz.get('klp_func', 0), sz.get('klp_ops_slab', 0)),
+                 'sizeof, ksize'))
+    kgr_patch = sz.get('kgr_patch', 0) + sz.get('kgr_patch_ptr', 0)
+    klp_patch = (sz.get('klp_patch', 0) + 2 * sz.get('klp_object', 0) +
+                 sz.get('klp_func', 0))
+    rows.append(('memory per patch',
+                 '%d B + %d B per-CPU until finalized'
+                 % (kgr_patch, sz.get('nr_cpu_ids', 0)),
+                 '%d B (klp_patch, 2 klp_object, end klp_func) + sysfs '
+                 'directories' % klp_patch, 'sizeof'))
+    rows.append(('patch module in memory (/proc/modules)',
+                 '%s B' % wall['module'].get('kgr', 'n/a'),
+                 '%s B' % wall['module'].get('klp', 'n/a'), 'wall boot'))
+
+    table = ['| figure | kGraft | livepatch | clock |',
+             '|---|---|---|---|']
+    table += ['| %s | %s | %s | %s |' % r for r in rows]
+    notes = []
+    icp = icount[0]['params']
+    notes.append('Per-call: %s calls of a cheap non-inlined function per '
+                 'timed loop, interrupts off, under QEMU "-icount shift=0,'
+                 'sleep=off": one guest ns is one instruction, so these '
+                 'count instructions, not host speed; ratio to the same '
+                 'function unpatched.' % icp.get('loops', '?'))
+    notes.append('Deterministic: %d icount boots gave %s per-call totals.'
+                 % (len(icount), 'identical' if same else 'DIFFERENT'))
+    for s in SYSTEMS:
+        bad = [c for c in ('unpatched', 'old', 'new', 'after')
+               if not universe_ok(ic, s, c)]
+        if bad:
+            notes.append('WARNING: %s loops %s ran other code than '
+                         'expected.' % (NAMES[s], ', '.join(bad)))
+    notes.append('Transitions: wall time of the TCG guest (noisy, host '
+                 'dependent), from just before finit_module() to "kgr '
+                 'succeeded" / "patching complete"; load: getppid() loops '
+                 'and nanosleep(%s ms) loops.' % p.get('sleep_ms', '?'))
+
+    os.makedirs(args.out, exist_ok=True)
+    text = '\n'.join(table) + '\n\n' + '\n'.join(notes) + '\n'
+    print(text, end='')
+    with open(os.path.join(args.out, 'bench.md'), 'w') as f:
+        f.write(text)
+
+    # the first transition under load of each system, for gnuplot
+    dat = os.path.join(args.out, 'transition-load.dat')
+    with open(dat, 'w') as f:
+        for s in SYSTEMS:
+            f.write('# %s: t (s)  threads in the old universe\n' % NAMES[s])
+            for t, old in wall['samples'].get(('load-1', s), []):
+                f.write('%.3f %d\n' % (t / 1000, old))
+            f.write('\n\n')
+    png = os.path.join(args.out, 'transition-load.png')
+    if shutil.which('gnuplot'):
+        script = '''
+set terminal pngcairo size 900,500 noenhanced
+set output '%s'
+set title 'Threads still in the old universe during a transition under load (%s busy + %s sleeping tasks)'
+set xlabel 'seconds since the patch module was loaded (wall time, TCG guest)'
+set ylabel 'threads in the old universe'
+set key top right
+set grid
+plot '%s' index 0 using 1:2 with steps lw 2 title 'kGraft (kgr_in_progress = 1)', \\
+     '%s' index 1 using 1:2 with steps lw 2 title 'livepatch (patch_state = 0)'
+''' % (png, p.get('busy', '?'), p.get('sleepers', '?'), dat, dat)
+        r = subprocess.run(['gnuplot'], input=script, text=True)
+        if r.returncode == 0:
+            print('\nPlot: %s' % png)
+        else:
+            print('\nbench: gnuplot failed; data in %s' % dat,
+                  file=sys.stderr)
+    else:
+        print('\nbench: no gnuplot (make deps installs gnuplot-nox); data '
+              'in %s' % dat, file=sys.stderr)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
