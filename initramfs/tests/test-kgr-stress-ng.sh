@@ -13,7 +13,7 @@
 . "$(dirname "$0")/functions.sh"
 
 NHAMMER=8
-STRESS_SECS=60
+STRESS_SECS=90
 
 start_test "patching while stress-ng loads the guest"
 command -v stress-ng > /dev/null || skip "no stress-ng in the initramfs (apt-get install stress-ng)"

@@ -7,7 +7,7 @@
 # marks it in kgr_start_patching() like every task and then waits for
 # it forever (fixed by our patch 0023).
 #
-# kgr-timeout: 120
+# kgr-timeout: 240
 
 . "$(dirname "$0")/functions.sh"
 
@@ -20,6 +20,8 @@ child=$(field child /tmp/zombie.out)
 assert_eq Z "$(awk '{ print $3 }' /proc/$child/stat)" "state of pid $child"
 
 load_mod kgr_test_patch_13
+# checks at 10 s and 40 s after the start; wait_for counts tries, and
+# each try is slow next to the spinning parent
 wait_for 'kmsg_since_mark | grep -q "^kgr succeeded$"' 45
 ok=$?
 state=$(awk '{ print $3 }' /proc/$child/stat)
