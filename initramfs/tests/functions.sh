@@ -149,3 +149,52 @@ field() {
 			 for (i = 1; i < n; i++) if (a[i] == k) v = a[i + 1] }
 		       END { print v }' "$2"
 }
+
+# hammers_start N: start N kgr-hammer processes, each calling the selected
+# function through /proc/kgr_test/spin, one trip per read, until
+# /tmp/hammer.stop exists.
+hammers_start() {
+	local i=0
+
+	rm -f /tmp/hammer.stop /tmp/hammer.*.out
+	while [ $i -lt "$1" ]; do
+		kgr-hammer /tmp/hammer.stop > /tmp/hammer.$i.out 2>&1 &
+		i=$((i + 1))
+	done
+}
+
+# hammers_stop N: stop the N hammers and wait until each has reported;
+# fail when one saw a mixed or a new-to-old trip. Sets HAMMER_TRIPS to
+# the number of trips of all of them. The caller reaps them (wait).
+hammers_stop() {
+	local f t k v bad=0
+
+	touch /tmp/hammer.stop
+	wait_for '[ "$(cat /tmp/hammer.*.out | grep -c "^trips=")" = '"$1"' ]' 60 ||
+		die "not all hammers finished"
+	HAMMER_TRIPS=0
+	for f in /tmp/hammer.*.out; do
+		t=$(field trips "$f")
+		HAMMER_TRIPS=$((HAMMER_TRIPS + ${t:-0}))
+		for k in mixed new2old badchildren; do
+			v=$(field $k "$f")
+			if [ "${v:-x}" != 0 ]; then
+				log "$f: $(cat "$f")"
+				bad=$((bad + 1))
+			fi
+		done
+	done
+	assert_eq 0 "$bad" "hammers that saw mixed or new-to-old trips"
+}
+
+# block_trip N OUT: start kgr-probe -w trip on kgr_test_fn_N() in the
+# background, its output in OUT, and wait until it is asleep in the
+# middle of its trip (between the two calls); BLOCKED_PID is its pid.
+# "echo 1 > $KGR_TEST/release" lets it finish the trip.
+block_trip() {
+	echo "$1" > $KGR_TEST/select
+	echo 0 > $KGR_TEST/release
+	kgr-probe -w trip > "$2" 2>&1 &
+	BLOCKED_PID=$!
+	wait_for '[ "$(cat $KGR_TEST/waiting)" = 1 ]' 10 || die "kgr-probe did not block"
+}

@@ -61,11 +61,8 @@ assert_eq 2 "$(fn_version 8)" "kgr_test_fn_8() after a valid patch"
 kgr_wait_finalized 45
 
 start_test "bad input: a second patch while one is in progress"
-echo 4 > $KGR_TEST/select
-echo 0 > $KGR_TEST/release
-kgr-probe -w trip > /tmp/eagain.out 2>&1 &
-pid=$!
-wait_for '[ "$(cat $KGR_TEST/waiting)" = 1 ]' 10 || die "kgr-probe did not block"
+block_trip 4 /tmp/eagain.out
+pid=$BLOCKED_PID
 load_mod kgr_test_patch_4
 refuse kgr_test_patch_5
 expect_log "kgr: can't patch, another patching not yet finalized"

@@ -12,12 +12,8 @@
 
 start_test "a blocked task stays in the old universe"
 load_target
-echo 1 > $KGR_TEST/select
-echo 0 > $KGR_TEST/release
-
-kgr-probe -w trip > /tmp/blocked.out 2>&1 &
-pid=$!
-wait_for '[ "$(cat $KGR_TEST/waiting)" = 1 ]' 10 || die "kgr-probe did not block"
+block_trip 1 /tmp/blocked.out
+pid=$BLOCKED_PID
 
 load_mod kgr_test_patch_1
 assert_eq 1 "$(cat /proc/$pid/kgr_in_progress)" "kgr_in_progress of the blocked task"
