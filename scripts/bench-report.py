@@ -187,8 +187,8 @@ def main():
     kgr_fn = (sz.get('kgr_patch_fun', 0) + sz.get('ftrace_ops', 0) +
               sz.get('kgr_loc_caches_slab', 0) + sz.get('kgr_patch_ptr', 0))
     klp_fn = sz.get('klp_func', 0) + sz.get('klp_ops_slab', 0)
-    rows.append(('memory per patched function, + the ftrace trampoline '
-                 '(%d B, both)' % tramp,
+    rows.append(('memory per patched function, + an ftrace trampoline '
+                 '(both: %d B of code in a 4 KiB page of its own)' % tramp,
                  '%d B (kgr_patch_fun %d, ftrace_ops %d, caches %d, '
                  'pointer %d)' % (kgr_fn, sz.get('kgr_patch_fun', 0),
                                   sz.get('ftrace_ops', 0),
@@ -201,23 +201,24 @@ def main():
     klp_patch = (sz.get('klp_patch', 0) + 2 * sz.get('klp_object', 0) +
                  sz.get('klp_func', 0))
     rows.append(('memory per patch',
-                 '%d B + %d B per-CPU until finalized'
+                 '%d B + 1 B per CPU (%d) until finalized'
                  % (kgr_patch, sz.get('nr_cpu_ids', 0)),
                  '%d B (klp_patch, 2 klp_object, end klp_func) + sysfs '
                  'directories' % klp_patch, 'sizeof'))
     rows.append(('patch module in memory (/proc/modules)',
                  '%s B' % wall['module'].get('kgr', 'n/a'),
-                 '%s B' % wall['module'].get('klp', 'n/a'), 'wall boot'))
+                 '%s B' % wall['module'].get('klp', 'n/a'), 'page-rounded'))
 
     table = ['| figure | kGraft | livepatch | clock |',
              '|---|---|---|---|']
     table += ['| %s | %s | %s | %s |' % r for r in rows]
     notes = []
     icp = icount[0]['params']
-    notes.append('Per-call: %s calls of a cheap non-inlined function per '
+    notes.append('Per call: %s calls of a cheap non-inlined function per '
                  'timed loop, interrupts off, under QEMU "-icount shift=0,'
-                 'sleep=off": one guest ns is one instruction, so these '
-                 'count instructions, not host speed; ratio to the same '
+                 'sleep=off" (one vCPU): the guest clock advances 1 ns per '
+                 'executed instruction, so a figure is instructions per '
+                 'call, independent of the host; the ratio is to the same '
                  'function unpatched.' % icp.get('loops', '?'))
     notes.append('Deterministic: %d icount boots gave %s per-call totals.'
                  % (len(icount), 'identical' if same else 'DIFFERENT'))
@@ -247,18 +248,49 @@ def main():
                 f.write('%.3f %d\n' % (t / 1000, old))
             f.write('\n\n')
     png = os.path.join(args.out, 'transition-load.png')
+    # a dashed line where each transition completed; labels left of the
+    # line (kGraft's, and both in the zoomed plot) or right of it
+    marks, zoom_marks = '', ''
+    for i, sys_ in enumerate(SYSTEMS):
+        done = [int(t['done_us']) for t in tr
+                if t['kind'] == sys_ and t['tag'] == 'load-1']
+        if not done or done[0] < 0:
+            continue
+        x = done[0] / 1e6
+        line = ("set arrow from %.3f, graph 0 to %.3f, graph 1 nohead "
+                "dt 2 lc %d\n" % (x, x, i + 1))
+        label = ("set label '%s complete: %.2f s' at %.3f, graph %.2f "
+                 "%%s tc lt %d\n" % (NAMES[sys_], x, x, 0.7 - 0.15 * i, i + 1))
+        left = label % 'right offset -0.5,0'
+        marks += line + (left if sys_ == 'kgr' else
+                         label % 'left offset 0.5,0')
+        if x <= 3.5:
+            zoom_marks += line + left
     if shutil.which('gnuplot'):
+        plot = (("plot '%s' index 0 using 1:2 with steps lw 2 lt 1 "
+                 "title 'kGraft (kgr_in_progress = 1)', "
+                 "'%s' index 1 using 1:2 with steps lw 2 lt 2 dt 3 "
+                 "title 'livepatch (patch_state = 0)'") % (dat, dat))
         script = '''
-set terminal pngcairo size 900,500 noenhanced
+set terminal pngcairo size 900,800 noenhanced
 set output '%s'
-set title 'Threads still in the old universe during a transition under load (%s busy + %s sleeping tasks)'
-set xlabel 'seconds since the patch module was loaded (wall time, TCG guest)'
+set multiplot layout 2,1 title 'Threads still in the old universe during a transition under load (%s busy + %s sleeping tasks)'
 set ylabel 'threads in the old universe'
 set key top right
 set grid
-plot '%s' index 0 using 1:2 with steps lw 2 title 'kGraft (kgr_in_progress = 1)', \\
-     '%s' index 1 using 1:2 with steps lw 2 title 'livepatch (patch_state = 0)'
-''' % (png, p.get('busy', '?'), p.get('sleepers', '?'), dat, dat)
+set yrange [-0.5:*]
+%s
+set xlabel 'seconds since just before finit_module() of the patch (wall time, TCG guest)'
+%s
+unset arrow
+unset label
+%s
+set xrange [0:3.5]
+set xlabel 'the first 3.5 s (per-CPU idle tasks are not in /proc and not counted)'
+%s
+unset multiplot
+''' % (png, p.get('busy', '?'), p.get('sleepers', '?'), marks, plot,
+       zoom_marks, plot)
         r = subprocess.run(['gnuplot'], input=script, text=True)
         if r.returncode == 0:
             print('\nPlot: %s' % png)

@@ -15,10 +15,11 @@
  *	livepatch, done at "'NAME': patching complete"), and count every
  *	SAMPLE_MS the threads still in the old universe (kgr: the
  *	/proc/PID/task/TID/kgr_in_progress files that read 1; klp: the
- *	patch_state files that read 0), until done or TIMEOUT_S.  Prints
- *	  KGR-BENCH sample TAG KIND t_ms=T old=O
- *	for each sample and at the end
- *	  KGR-BENCH trans TAG KIND init_us=I done_us=D threads=N maxold=M
+ *	patch_state files that read 0), from just before the load until
+ *	done or TIMEOUT_S.  Prints
+ *	  KGR-BENCH sample TAG KIND t_ms=T old=O threads=N
+ *	for each sample (N: all threads) and at the end
+ *	  KGR-BENCH trans TAG KIND init_us=I done_us=D
  *	I is how long the module's init (finit_module()) took, D the time
  *	from just before finit_module() to the completion message, both
  *	from the kernel log's own time stamps (D is -1 on timeout).
@@ -225,7 +226,8 @@ static int cmd_trans(int argc, char **argv)
 	long long ts[3] = { -1, -1, -1 };
 	long long t0, t_end;
 	int busy, sleepers, sample_ms, timeout_s, old_c, i;
-	int mfd, kfd, maxold = 0, threads = 0, extra = 0;
+	int mfd, kfd, threads = 0, extra = 0;
+	pid_t sampler;
 	long sleep_each;
 
 	if (argc != 10) {
@@ -273,11 +275,32 @@ static int cmd_trans(int argc, char **argv)
 		spawn(0, sleep_each);
 	sleep_ms(500);	/* let them all get going */
 
+	/*
+	 * A child counts the old universe from just before finit_module() on,
+	 * so that the samples show the switches during the init as well.
+	 */
+	t0 = now_us();
+	if (nchildren == MAX_CHILDREN)
+		exit(2);
+	sampler = fork();
+	if (sampler < 0)
+		die("fork");
+	if (sampler == 0) {
+		for (;;) {
+			long long t = now_us();
+			int old = count_old(file, old_c, &threads);
+
+			printf("KGR-BENCH sample %s %s t_ms=%lld old=%d threads=%d\n",
+			       tag, kind, (t - t0) / 1000, old, threads);
+			sleep_ms(sample_ms);
+		}
+	}
+	children[nchildren++] = sampler;
+
 	/* needles: the two marks around finit_module(), the completion */
 	snprintf(mark0, sizeof(mark0), "kgr-bench: %s %s: loading %s", tag, kind, name);
 	snprintf(mark1, sizeof(mark1), "kgr-bench: %s %s: loaded", tag, kind);
 	kmsg_write(mark0);
-	t0 = now_us();
 	if (syscall(SYS_finit_module, mfd, "", 0)) {
 		perror("finit_module");
 		reap();
@@ -288,26 +311,18 @@ static int cmd_trans(int argc, char **argv)
 
 	t_end = t0 + timeout_s * 1000000LL;
 	for (;;) {
-		long long t = now_us();
-		int old = count_old(file, old_c, &threads);
-
-		if (old > maxold)
-			maxold = old;
-		printf("KGR-BENCH sample %s %s t_ms=%lld old=%d\n", tag, kind,
-		       (t - t0) / 1000, old);
 		kmsg_scan(kfd, needles, ts, 3);
 		if (ts[0] >= 0 && ts[1] >= 0 && ts[2] >= 0 && extra++ >= 2)
 			break;
-		if (t > t_end)
+		if (now_us() > t_end)
 			break;
 		sleep_ms(sample_ms);
 	}
 	reap();
 
-	printf("KGR-BENCH trans %s %s init_us=%lld done_us=%lld threads=%d maxold=%d\n",
+	printf("KGR-BENCH trans %s %s init_us=%lld done_us=%lld\n",
 	       tag, kind, ts[0] >= 0 && ts[1] >= 0 ? ts[1] - ts[0] : -1,
-	       ts[0] >= 0 && ts[2] >= 0 ? ts[2] - ts[0] : -1,
-	       threads, maxold);
+	       ts[0] >= 0 && ts[2] >= 0 ? ts[2] - ts[0] : -1);
 	return 0;
 }
 
