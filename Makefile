@@ -97,7 +97,8 @@ help:
 	@echo '"make tree" drop changes not refreshed into the top patch.'
 	@echo
 	@echo 'More targets: "make help-review" (lint, refresh, bisect, compare-rfc,'
-	@echo 'sparse: reviewing the series), "make help-kgr-tools" (the RFC tools).'
+	@echo 'sparse: reviewing the series), "make help-kgr-tools" (the RFC tools),'
+	@echo '"make help-bench" (bench: kGraft against livepatch, a table and a plot).'
 
 deps:
 	@$(CURDIR)/scripts/install-deps.sh $(DEB_PACKAGES)

@@ -248,8 +248,10 @@ def main():
                 f.write('%.3f %d\n' % (t / 1000, old))
             f.write('\n\n')
     png = os.path.join(args.out, 'transition-load.png')
-    # a dashed line where each transition completed; labels left of the
-    # line (kGraft's, and both in the zoomed plot) or right of it
+    # a dashed line where each transition completed, labelled on the
+    # side with more room, in the full plot and in the first 3.5 s
+    tmax = max([t / 1000 for k in wall['samples'] if k[0] == 'load-1'
+                for t, _ in wall['samples'][k]] + [1])
     marks, zoom_marks = '', ''
     for i, sys_ in enumerate(SYSTEMS):
         done = [int(t['done_us']) for t in tr
@@ -261,11 +263,10 @@ def main():
                 "dt 2 lc %d\n" % (x, x, i + 1))
         label = ("set label '%s complete: %.2f s' at %.3f, graph %.2f "
                  "%%s tc lt %d\n" % (NAMES[sys_], x, x, 0.7 - 0.15 * i, i + 1))
-        left = label % 'right offset -0.5,0'
-        marks += line + (left if sys_ == 'kgr' else
-                         label % 'left offset 0.5,0')
+        side = {True: 'left offset 0.5,0', False: 'right offset -0.5,0'}
+        marks += line + label % side[x < tmax / 2]
         if x <= 3.5:
-            zoom_marks += line + left
+            zoom_marks += line + label % side[x < 1.75]
     if shutil.which('gnuplot'):
         plot = (("plot '%s' index 0 using 1:2 with steps lw 2 lt 1 "
                  "title 'kGraft (kgr_in_progress = 1)', "

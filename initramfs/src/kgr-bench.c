@@ -90,7 +90,8 @@ static void sleep_ms(long ms)
 		;
 }
 
-static void spawn(int busy, long sleep_ms_each)
+/* fork a child that runs BODY, a loop that never returns */
+static void spawn(void (*body)(void))
 {
 	pid_t pid;
 
@@ -101,14 +102,8 @@ static void spawn(int busy, long sleep_ms_each)
 	pid = fork();
 	if (pid < 0)
 		die("fork");
-	if (pid == 0) {
-		for (;;) {
-			if (busy)
-				syscall(SYS_getppid);
-			else
-				sleep_ms(sleep_ms_each);
-		}
-	}
+	if (pid == 0)
+		body();
 	children[nchildren++] = pid;
 }
 
@@ -171,6 +166,40 @@ static int count_old(const char *file, int old, int *threads)
 	return n;
 }
 
+/* what the children of "trans" do */
+static struct {
+	const char *tag, *kind, *file;
+	int old_c, sample_ms;
+	long sleep_ms;
+	long long t0;
+} trans;
+
+static void busy_body(void)
+{
+	for (;;)
+		syscall(SYS_getppid);
+}
+
+static void sleeper_body(void)
+{
+	for (;;)
+		sleep_ms(trans.sleep_ms);
+}
+
+static void sampler_body(void)
+{
+	int threads;
+
+	for (;;) {
+		long long t = now_us();
+		int old = count_old(trans.file, trans.old_c, &threads);
+
+		printf("KGR-BENCH sample %s %s t_ms=%lld old=%d threads=%d\n",
+		       trans.tag, trans.kind, (t - trans.t0) / 1000, old, threads);
+		sleep_ms(trans.sample_ms);
+	}
+}
+
 /*
  * Read what /dev/kmsg has now (records "PRIO,SEQ,TS,FLAGS;TEXT"); for
  * each needle[i] not yet found (ts[i] < 0) whose text a record contains,
@@ -224,11 +253,9 @@ static int cmd_trans(int argc, char **argv)
 	const char *kind, *tag, *module, *file, *name;
 	const char *needles[3] = { mark0, mark1, needle };
 	long long ts[3] = { -1, -1, -1 };
-	long long t0, t_end;
 	int busy, sleepers, sample_ms, timeout_s, old_c, i;
-	int mfd, kfd, threads = 0, extra = 0;
-	pid_t sampler;
-	long sleep_each;
+	int mfd, kfd, extra = 0;
+	long long t_end;
 
 	if (argc != 10) {
 		fprintf(stderr, "usage: kgr-bench trans KIND TAG MODULE BUSY SLEEPERS SLEEP_MS\n"
@@ -240,7 +267,7 @@ static int cmd_trans(int argc, char **argv)
 	module = argv[4];
 	busy = atoi(argv[5]);
 	sleepers = atoi(argv[6]);
-	sleep_each = atol(argv[7]);
+	trans.sleep_ms = atol(argv[7]);
 	sample_ms = atoi(argv[8]);
 	timeout_s = atoi(argv[9]);
 
@@ -270,32 +297,22 @@ static int cmd_trans(int argc, char **argv)
 	lseek(kfd, 0, SEEK_END);
 
 	for (i = 0; i < busy; i++)
-		spawn(1, 0);
+		spawn(busy_body);
 	for (i = 0; i < sleepers; i++)
-		spawn(0, sleep_each);
+		spawn(sleeper_body);
 	sleep_ms(500);	/* let them all get going */
 
 	/*
 	 * A child counts the old universe from just before finit_module() on,
 	 * so that the samples show the switches during the init as well.
 	 */
-	t0 = now_us();
-	if (nchildren == MAX_CHILDREN)
-		exit(2);
-	sampler = fork();
-	if (sampler < 0)
-		die("fork");
-	if (sampler == 0) {
-		for (;;) {
-			long long t = now_us();
-			int old = count_old(file, old_c, &threads);
-
-			printf("KGR-BENCH sample %s %s t_ms=%lld old=%d threads=%d\n",
-			       tag, kind, (t - t0) / 1000, old, threads);
-			sleep_ms(sample_ms);
-		}
-	}
-	children[nchildren++] = sampler;
+	trans.tag = tag;
+	trans.kind = kind;
+	trans.file = file;
+	trans.old_c = old_c;
+	trans.sample_ms = sample_ms;
+	trans.t0 = now_us();
+	spawn(sampler_body);
 
 	/* needles: the two marks around finit_module(), the completion */
 	snprintf(mark0, sizeof(mark0), "kgr-bench: %s %s: loading %s", tag, kind, name);
@@ -309,7 +326,7 @@ static int cmd_trans(int argc, char **argv)
 	kmsg_write(mark1);
 	close(mfd);
 
-	t_end = t0 + timeout_s * 1000000LL;
+	t_end = trans.t0 + timeout_s * 1000000LL;
 	for (;;) {
 		kmsg_scan(kfd, needles, ts, 3);
 		if (ts[0] >= 0 && ts[1] >= 0 && ts[2] >= 0 && extra++ >= 2)
