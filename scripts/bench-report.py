@@ -234,7 +234,8 @@ def main():
                  'and nanosleep(%s ms) loops.' % p.get('sleep_ms', '?'))
 
     os.makedirs(args.out, exist_ok=True)
-    text = '\n'.join(table) + '\n\n' + '\n'.join(notes) + '\n'
+    text = ('\n'.join(table) + '\n\n' +
+            ''.join('- %s\n' % n for n in notes))
     print(text, end='')
     with open(os.path.join(args.out, 'bench.md'), 'w') as f:
         f.write(text)
