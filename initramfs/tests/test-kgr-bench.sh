@@ -25,7 +25,7 @@
 
 . ./functions.sh
 
-# bparam NAME DEFAULT: kernel command line parameter kgr.bench.NAME
+# bparam NAME DEFAULT: the value of kernel command line parameter kgr.NAME
 bparam() {
 	local w
 

@@ -70,7 +70,7 @@ while :; do
 	[ $k -le $MAX ] || die "still injecting after $MAX points"
 done
 echo Y > $FAILSLAB/ignore-gfp-wait
-echo 2 > $FAILSLAB/verbose
+echo 0 > $FAILSLAB/verbose
 dmesg -n 7
 trap - EXIT
 reports=$(kmsg_since_mark | grep -c 'warn_alloc')
