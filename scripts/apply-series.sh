@@ -37,6 +37,12 @@ link() {
 }
 
 if [ -s .pc/applied-patches ]; then
+	# Pop with a series made of the applied patches, in their order: the
+	# repository's series may have changed since (a patch inserted
+	# before the top one), and quilt refuses to pop then.  quilt takes
+	# the series file's name from .pc/.quilt_series before QUILT_SERIES.
+	cp .pc/applied-patches .pc/kgr-pop-series
+	echo "$PWD/.pc/kgr-pop-series" > .pc/.quilt_series
 	top=$("${quilt[@]}" top)
 	if [ "${TREE_FORCE:-0}" != 1 ] &&
 	   ! { [ -e "$stamp" ] && [ "patches/$top" -nt "$stamp" ]; } &&
@@ -45,11 +51,15 @@ if [ -s .pc/applied-patches ]; then
 			echo "tree: $top has changes that are not refreshed:" >&2
 			printf '%s\n' "$pending" | head -n 40 >&2
 			echo "tree: 'quilt refresh' them, or rerun with TREE_FORCE=1 to drop them" >&2
+			echo series > .pc/.quilt_series
 			exit 1
 		fi
 	fi
 	echo "tree: popping all applied patches"
 	"${quilt[@]}" pop -a -f -q
+	mkdir -p .pc
+	echo series > .pc/.quilt_series
+	rm -f .pc/kgr-pop-series
 fi
 
 # Only now switch the links: the pop above used the series as applied.

@@ -37,9 +37,20 @@ start_test "allocation failures inside kgr_start_patching"
 load_target
 assert_eq 1 "$(fn_version 12)" "kgr_test_fn_12 before"
 
-# GFP_KERNEL allocations fail too; no stack dump per injected failure
+# last_fault_trace: the call trace of the latest injected failure
+# (failslab's verbose=2 dumps the stack into the kernel log)
+last_fault_trace() {
+	kmsg_since_mark |
+		awk '/FAULT_INJECTION: forcing a failure/ { n = 0; next }
+		     /\+0x[0-9a-f]*\/0x/ && n < 30 { line[n++] = $0 }
+		     END { for (i = 0; i < n; i++) print line[i] }' |
+		sed 's/^/kgr-test:   /'
+}
+
+# GFP_KERNEL allocations fail too; each injected failure dumps its stack
+# into the kernel log (the console is quiet)
 echo N > $FAILSLAB/ignore-gfp-wait
-echo 0 > $FAILSLAB/verbose
+echo 2 > $FAILSLAB/verbose
 dmesg -n 1
 trap 'dmesg -n 7; echo Y > $FAILSLAB/ignore-gfp-wait; echo 2 > $FAILSLAB/verbose' EXIT
 
@@ -54,6 +65,8 @@ while :; do
 	"injected, kgr_start_patching() returned 0")
 		[ $rc = 0 ] || die "fail_nth=$k: kgr_start_patching() succeeded, yet insmod failed"
 		log "fail_nth=$k: an optional allocation failed; the patch went in"
+		log "the allocation that failed:"
+		last_fault_trace
 		break;;
 	injected*)
 		[ $rc != 0 ] || die "fail_nth=$k: kgr_start_patching() failed, yet the module loaded"

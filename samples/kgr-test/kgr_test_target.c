@@ -34,7 +34,8 @@
  *   hog      read: loop in the kernel for spin_ms on the CPU the reader
  *            runs on, with interrupts on but never scheduling, so that
  *            no other task (the per-CPU kworkers included) runs on that
- *            CPU meanwhile: "cpu=C"; hogging reads the CPU or -1
+ *            CPU meanwhile: "cpu=C"; hogging reads the CPU or -1;
+ *            writing 0 to hogging ends the loop early
  */
 #include <linux/atomic.h>
 #include <linux/cpu.h>
@@ -449,6 +450,7 @@ static ssize_t irq_read(struct file *file, char __user *buf, size_t len,
 }
 
 static int kgr_test_hog_cpu = -1;
+static bool kgr_test_hog_stop;
 
 static ssize_t hog_read(struct file *file, char __user *buf, size_t len,
 			loff_t *pos)
@@ -461,10 +463,11 @@ static ssize_t hog_read(struct file *file, char __user *buf, size_t len,
 
 	/* PREEMPT_NONE: without cond_resched() nothing else runs here */
 	cpu = get_cpu();
+	WRITE_ONCE(kgr_test_hog_stop, false);
 	WRITE_ONCE(kgr_test_hog_cpu, cpu);
 	put_cpu();
 	end = jiffies + msecs_to_jiffies(READ_ONCE(kgr_test_spin_ms));
-	while (time_before(jiffies, end))
+	while (time_before(jiffies, end) && !READ_ONCE(kgr_test_hog_stop))
 		cpu_relax();
 	cpu = raw_smp_processor_id();
 	WRITE_ONCE(kgr_test_hog_cpu, -1);
@@ -477,6 +480,20 @@ static ssize_t hogging_read(struct file *file, char __user *buf,
 {
 	return kgr_test_reply(buf, len, pos, "%d\n",
 			      READ_ONCE(kgr_test_hog_cpu));
+}
+
+static ssize_t hogging_write(struct file *file, const char __user *buf,
+			     size_t len, loff_t *pos)
+{
+	unsigned int val;
+	int ret = kgr_test_get_uint(buf, len, &val);
+
+	if (ret)
+		return ret;
+	if (val)
+		return -EINVAL;
+	WRITE_ONCE(kgr_test_hog_stop, true);
+	return len;
 }
 
 #define KGR_TEST_FILE(_name, _mode, _read, _write)		\
@@ -499,7 +516,7 @@ static struct kgr_test_file {
 	KGR_TEST_FILE("kthread", 0600, kthread_read, kthread_write),
 	KGR_TEST_FILE("irq", 0600, irq_read, irq_write),
 	KGR_TEST_FILE("hog", 0444, hog_read, NULL),
-	KGR_TEST_FILE("hogging", 0444, hogging_read, NULL),
+	KGR_TEST_FILE("hogging", 0600, hogging_read, hogging_write),
 };
 
 static struct proc_dir_entry *kgr_test_dir;
