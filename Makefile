@@ -104,7 +104,8 @@ help:
 	@echo
 	@echo 'More targets: "make help-review" (lint, refresh, bisect, compare-rfc,'
 	@echo 'sparse: reviewing the series), "make help-kgr-tools" (the RFC tools),'
-	@echo '"make help-bench" (bench: kGraft against livepatch, a table and a plot).'
+	@echo '"make help-bench" (bench: kGraft against livepatch, a table and a plot),'
+	@echo '"make help-debian" (check-debian: Debian'"'"'s kernel config, a systemd guest).'
 
 deps:
 	@$(CURDIR)/scripts/install-deps.sh $(DEB_PACKAGES)
@@ -446,10 +447,92 @@ DEB_PACKAGES	+= linux-config-6.1 mmdebstrap e2fsprogs
 DEBIAN_MAKE	 = $(MAKE) BUILD=$(DEBIAN_BUILD) BASE_CONFIG=$(DEBIAN_CONFIG) \
 		   KGR_FRAGMENT=$(CURDIR)/configs/debian.config KGR_E2E=0
 
-.PHONY: help-debian debian-config debian-kernel
+# The guest: Debian 12 from mmdebstrap (cached as $(DEBIAN_ROOTFS), made
+# again only when the package list changes), plus the tests, the test
+# modules built against the Debian-config kernel, the helpers and the
+# unit (scripts/mkdebian-image.sh, a few seconds: every run boots a fresh
+# image).
+DEBIAN_SUITE	?= bookworm
+DEBIAN_GUEST_PACKAGES ?= systemd-sysv udev dbus openssh-server cron rsyslog \
+		   stress-ng kmod procps iproute2 less
+DEBIAN_ROOTFS	 = $(DEBIAN_BUILD)/rootfs.tar
+DEBIAN_SPACE	:= $(subst ,, )
+DEBIAN_COMMA	:= ,
+DEBIAN_PKGLIST	 = $(DEBIAN_BUILD)/rootfs.packages
+DEBIAN_IMAGE	 = $(DEBIAN_BUILD)/debian.img
+DEBIAN_IMAGE_SIZE ?= 2G
+DEBIAN_MODULES	 = $(DEBIAN_KSRC)/samples/kgr/kgr_patcher.ko \
+		   $(DEBIAN_BUILD)/kgr-test/*.ko $(DEBIAN_BUILD)/kgr-bench/*.ko
+
+DEBIAN_MEM	?= 1G
+DEBIAN_TIMEOUT	?= 3600
+DEBIAN_LOG	 = $(LOGDIR)/debian.log
+DEBIAN_KAPPEND	 = root=/dev/vda rw rootfstype=ext4 $(KAPPEND)
+DEBIAN_QEMU_RUN	 = $(CURDIR)/scripts/qemu-run.sh --kernel $(DEBIAN_BZIMAGE) \
+		   --drive $(DEBIAN_IMAGE) --accel $(QEMU_ACCEL) \
+		   --smp $(QEMU_SMP) --mem $(DEBIAN_MEM)
+
+.PHONY: help-debian debian-config debian-kernel debian-rootfs debian-image \
+	debian-boot check-debian debian-shell
+
+help-debian:
+	@echo 'The Debian guest (issue 10): Debian'"'"'s kernel config, a systemd guest'
+	@echo '  debian-config  Debian'"'"'s $(DEBIAN_FLAVOUR) config, modules off, + configs/debian.config,'
+	@echo '                 checked (KASLR, PREEMPT_DYNAMIC, cgroups, io_uring, IA32, retpolines)'
+	@echo '  debian-kernel  build it and the test/benchmark modules in $$(DEBIAN_BUILD)'
+	@echo '  debian-rootfs  Debian $(DEBIAN_SUITE) by mmdebstrap (root), cached as $$(DEBIAN_ROOTFS)'
+	@echo '  debian-image   $$(DEBIAN_IMAGE): the rootfs + tests, modules, helpers,'
+	@echo '                 kgr-tests.service (mke2fs -d, no loop mount)'
+	@echo '  check-debian   all of the above, boot (systemd as PID 1, sshd, cron, rsyslog,'
+	@echo '                 dbus), run the suite from kgr-tests.service, power off, judge'
+	@echo '                 the log and the failed units (exit status = verdict)'
+	@echo '  debian-boot    boot the current kernel and image, no rebuild, no verdict'
+	@echo '  debian-shell   boot it with kgr.shell=1: root logged in on ttyS0, no tests'
+	@echo '                 (run kgr-run-tests by hand; "poweroff" or Ctrl-A x quits)'
+	@echo
+	@echo '  DEBIAN_FLAVOUR=$(DEBIAN_FLAVOUR) DEBIAN_CONFIG=$(DEBIAN_CONFIG)'
+	@echo '  DEBIAN_BUILD=$(DEBIAN_BUILD)'
+	@echo '  DEBIAN_SUITE=$(DEBIAN_SUITE) DEBIAN_IMAGE_SIZE=$(DEBIAN_IMAGE_SIZE)'
+	@echo '  DEBIAN_GUEST_PACKAGES=$(DEBIAN_GUEST_PACKAGES)'
+	@echo '  DEBIAN_MEM=$(DEBIAN_MEM) DEBIAN_TIMEOUT=$(DEBIAN_TIMEOUT) KAPPEND=$(KAPPEND)'
+	@echo '  log: $(DEBIAN_LOG)'
 
 debian-config:
 	$(DEBIAN_MAKE) config
 
 debian-kernel:
 	$(DEBIAN_MAKE) kernel testmods benchmods
+
+$(DEBIAN_ROOTFS): $(if $(filter-out $(file <$(DEBIAN_PKGLIST)),$(DEBIAN_GUEST_PACKAGES))$(filter-out $(DEBIAN_GUEST_PACKAGES),$(file <$(DEBIAN_PKGLIST))),.FORCE)
+	@mkdir -p $(DEBIAN_BUILD)
+	mmdebstrap --mode=root --variant=minbase \
+		--include='$(subst $(DEBIAN_SPACE),$(DEBIAN_COMMA),$(strip $(DEBIAN_GUEST_PACKAGES)))' \
+		--dpkgopt='path-exclude=/usr/share/doc/*' \
+		--dpkgopt='path-include=/usr/share/doc/*/copyright' \
+		--dpkgopt='path-exclude=/usr/share/man/*' \
+		--dpkgopt='path-exclude=/usr/share/locale/*' \
+		$(DEBIAN_SUITE) $@.tmp.tar
+	mv $@.tmp.tar $@
+	@echo '$(DEBIAN_GUEST_PACKAGES)' > $(DEBIAN_PKGLIST)
+
+debian-rootfs: $(DEBIAN_ROOTFS)
+
+debian-image: debian-kernel $(DEBIAN_ROOTFS)
+	@MODULES='$(DEBIAN_MODULES)' IMAGE_SIZE=$(DEBIAN_IMAGE_SIZE) \
+		$(CURDIR)/scripts/mkdebian-image.sh $(DEBIAN_ROOTFS) \
+		$(DEBIAN_BUILD)/rootfs $(DEBIAN_IMAGE) $(DEBIAN_KSRC)
+
+debian-boot:
+	@$(DEBIAN_QEMU_RUN) --timeout $(DEBIAN_TIMEOUT) --log $(DEBIAN_LOG) \
+		--append '$(DEBIAN_KAPPEND)'
+
+check-debian: debian-image
+	@rc=0; \
+	$(DEBIAN_QEMU_RUN) --timeout $(DEBIAN_TIMEOUT) --log $(DEBIAN_LOG) \
+		--append '$(DEBIAN_KAPPEND)' || rc=$$?; \
+	$(CURDIR)/scripts/check-log.sh --systemd $(DEBIAN_LOG) || rc=1; \
+	exit $$rc
+
+debian-shell: debian-image
+	@$(DEBIAN_QEMU_RUN) --interactive --timeout 0 --log $(LOGDIR)/debian-shell.log \
+		--append '$(DEBIAN_KAPPEND) kgr.shell=1'

@@ -1,20 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-log.sh CONSOLE_LOG
+# check-log.sh [--systemd] CONSOLE_LOG
 #
 # Reduce a guest console log to one verdict.  The run passes only if:
 #   - the guest printed its end marker "KGR-TESTS-END rc=0";
 #   - the TAP output has a plan "1..N" with N > 0, N results, no "not ok";
 #   - the log has no kernel badness (panic, BUG:, WARNING:, Oops, ...) and
 #     no host-side timeout, except lines matched by an extended regex in
-#     the allowlist (scripts/console-allowlist, or $CONSOLE_ALLOWLIST).
+#     the allowlist (scripts/console-allowlist, or $CONSOLE_ALLOWLIST);
+#   - with --systemd (the Debian guest): its unit reported no failed
+#     systemd unit after the tests, "KGR-FAILED-UNITS n=0".
 # Each offending line is printed with its line number.  On success one
 # line with the TAP totals is printed.
 
 set -euo pipefail
 
-[ $# -eq 1 ] || { echo "usage: $0 CONSOLE_LOG" >&2; exit 2; }
+systemd=0
+if [ "${1:-}" = --systemd ]; then
+	systemd=1
+	shift
+fi
+[ $# -eq 1 ] || { echo "usage: $0 [--systemd] CONSOLE_LOG" >&2; exit 2; }
 
 log=$1
 allowlist=${CONSOLE_ALLOWLIST:-$(dirname "$0")/console-allowlist}
@@ -76,6 +83,16 @@ if [ -z "$marker" ]; then
 	problem "no end marker 'KGR-TESTS-END rc=N': the guest hung, crashed or was killed"
 elif [ "$marker" != "KGR-TESTS-END rc=0" ]; then
 	problem "guest reported failure: $marker"
+fi
+
+# The Debian guest's systemd units, after the tests.
+if [ "$systemd" = 1 ]; then
+	units=$(grep -E '^KGR-FAILED-UNITS n=[0-9]+$' "$tmp/log" | tail -n 1 || true)
+	if [ -z "$units" ]; then
+		problem "no 'KGR-FAILED-UNITS n=N' line: the unit did not report the failed systemd units"
+	elif [ "$units" != "KGR-FAILED-UNITS n=0" ]; then
+		problem "failed systemd units: $units (see 'systemctl --failed' in the log)"
+	fi
 fi
 
 pass=$(echo "$totals" | sed -n 's/.*pass:\([0-9]*\).*/\1/p')

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# qemu-run.sh --kernel BZIMAGE --initrd CPIO [options]
+# qemu-run.sh --kernel BZIMAGE {--initrd CPIO | --drive IMAGE} [options]
 #
 # Boot the test kernel in qemu-system-x86_64 with the console on this
 # terminal and tee'd to a log.  Unless --timeout 0, the guest runs under a
@@ -10,6 +10,8 @@
 #
 #   --kernel FILE     bzImage
 #   --initrd FILE     initramfs
+#   --drive FILE      a raw disk image, as virtio (/dev/vda); with it the
+#                     initramfs is optional (root=/dev/vda in --append)
 #   --log FILE        console log (default: console.log)
 #   --append STRING   extra kernel command line
 #   --accel NAME      tcg (default) or kvm
@@ -24,6 +26,7 @@ set -euo pipefail
 
 kernel=
 initrd=
+drive=
 log=console.log
 append=
 accel=${QEMU_ACCEL:-tcg}
@@ -42,6 +45,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel)	kernel=$2; shift 2 ;;
 	--initrd)	initrd=$2; shift 2 ;;
+	--drive)	drive=$2; shift 2 ;;
 	--log)		log=$2; shift 2 ;;
 	--append)	append=$2; shift 2 ;;
 	--accel)	accel=$2; shift 2 ;;
@@ -55,7 +59,12 @@ while [ $# -gt 0 ]; do
 done
 
 [ -f "$kernel" ] || { echo "qemu-run: no kernel '$kernel'" >&2; exit 1; }
-[ -f "$initrd" ] || { echo "qemu-run: no initrd '$initrd'" >&2; exit 1; }
+if [ -n "$initrd" ] || [ -z "$drive" ]; then
+	[ -f "$initrd" ] || { echo "qemu-run: no initrd '$initrd'" >&2; exit 1; }
+fi
+if [ -n "$drive" ]; then
+	[ -f "$drive" ] || { echo "qemu-run: no disk image '$drive'" >&2; exit 1; }
+fi
 case $timeout in
 ''|*[!0-9]*) echo "qemu-run: bad --timeout '$timeout'" >&2; exit 2 ;;
 esac
@@ -65,7 +74,10 @@ cmdline="console=ttyS0 panic=-1 oops=panic loglevel=7 printk.devkmsg=on${append:
 qemu=(qemu-system-x86_64 -accel "$accel")
 [ "$accel" = kvm ] && qemu+=(-cpu host)
 qemu+=(-smp "$smp" -m "$mem" -nographic -no-reboot -nic none
-       -kernel "$kernel" -initrd "$initrd" -append "$cmdline")
+       -kernel "$kernel")
+[ -n "$initrd" ] && qemu+=(-initrd "$initrd")
+[ -n "$drive" ] && qemu+=(-drive "file=$drive,if=virtio,format=raw")
+qemu+=(-append "$cmdline")
 qemu+=(${extra[@]+"${extra[@]}"})
 
 mkdir -p "$(dirname "$log")"

@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkdebian-image.sh ROOTFS.tar STAGING_DIR IMAGE KSRC
+#
+# Make the Debian guest's disk: unpack ROOTFS.tar (Debian 12 made by
+# mmdebstrap, cached by the Makefile) into STAGING_DIR (emptied first),
+# add the kGraft tests and what runs them, and write an ext4 image of it
+# with "mke2fs -d" (no loop mount).  Added to the Debian system:
+#   /tests/                  initramfs/tests/
+#   /lib/modules-test/*.ko   every module in $MODULES that exists, signed
+#                            with KSRC's module signing key when KSRC has
+#                            CONFIG_MODULE_SIG (Debian's config does)
+#   /bin/NAME                initramfs/src/NAME.c, built with gcc -static
+#   /usr/local/bin/kgr-run-tests   initramfs/kgr-run-tests (the TAP runner)
+#   /usr/local/sbin/kgr-tests-unit and kgr-tests.service (debian-guest/),
+#                            enabled; serial-getty@ttyS0 only with
+#                            kgr.shell=1, then with root logged in
+#   hostname, hosts, fstab (/dev/vda on /), a machine-id (no first boot),
+#   and the apt timers masked (the guest has no network).
+#
+# Environment: MODULES (space-separated .ko paths), IMAGE_SIZE (default
+# 2G), CC (default gcc).
+
+set -euo pipefail
+
+[ $# -eq 4 ] || { echo "usage: $0 ROOTFS.tar STAGING_DIR IMAGE KSRC" >&2; exit 2; }
+
+rootfs=$1
+stage=$2
+image=$3
+ksrc=$4
+top=$(cd "$(dirname "$0")/.." && pwd)
+src=$top/initramfs
+guest=$top/debian-guest
+size=${IMAGE_SIZE:-2G}
+cc=${CC:-gcc}
+modules=${MODULES:-}
+
+say() { echo "debian-image: $*"; }
+
+[ -r "$rootfs" ] || { echo "debian-image: no $rootfs" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] ||
+	{ echo "debian-image: must run as root (the files keep their owners)" >&2; exit 1; }
+
+start=$SECONDS
+rm -rf "$stage"
+mkdir -p "$stage"
+tar -xpf "$rootfs" -C "$stage" --numeric-owner
+say "unpacked $rootfs"
+
+mkdir -p "$stage/tests" "$stage/lib/modules-test" "$stage/usr/local/bin" \
+	"$stage/usr/local/sbin"
+cp -R "$src/tests/." "$stage/tests/"
+find "$stage/tests" -name '*.sh' -exec chmod 0755 {} +
+say "tests: $(cd "$stage/tests" && ls test-*.sh | tr '\n' ' ')"
+
+# /bin is a symlink to usr/bin in Debian 12 (merged /usr).
+for c in "$src"/src/*.c; do
+	[ -e "$c" ] || continue
+	name=$(basename "$c" .c)
+	"$cc" -static -O2 -Wall -o "$stage/usr/bin/$name" "$c"
+	say "cc $name"
+done
+
+sign=
+if grep -q '^CONFIG_MODULE_SIG=y' "$ksrc/.config"; then
+	hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$ksrc/.config")
+	key=$(sed -n 's/^CONFIG_MODULE_SIG_KEY="\(.*\)"$/\1/p' "$ksrc/.config")
+	case $key in /*) ;; *) key=$ksrc/$key ;; esac
+	[ -x "$ksrc/scripts/sign-file" ] && [ -r "$key" ] ||
+		{ echo "debian-image: CONFIG_MODULE_SIG, but no sign-file or $key in $ksrc" >&2; exit 1; }
+	sign="$ksrc/scripts/sign-file $hash $key $ksrc/certs/signing_key.x509"
+fi
+nmod=0
+for ko in $modules; do
+	if [ -f "$ko" ]; then
+		cp "$ko" "$stage/lib/modules-test/"
+		[ -z "$sign" ] || $sign "$stage/lib/modules-test/$(basename "$ko")"
+		nmod=$((nmod + 1))
+	else
+		echo "debian-image: warning: module $ko not found, skipped" >&2
+	fi
+done
+say "$nmod modules${sign:+, signed}"
+
+install -m 0755 "$src/kgr-run-tests" "$stage/usr/local/bin/kgr-run-tests"
+install -m 0755 "$guest/kgr-tests-unit" "$stage/usr/local/sbin/kgr-tests-unit"
+sysd=$stage/etc/systemd/system
+install -m 0644 "$guest/kgr-tests.service" "$sysd/kgr-tests.service"
+mkdir -p "$sysd/multi-user.target.wants" "$sysd/serial-getty@ttyS0.service.d"
+ln -sfn /etc/systemd/system/kgr-tests.service "$sysd/multi-user.target.wants/kgr-tests.service"
+install -m 0644 "$guest/kgr-shell.conf" "$sysd/serial-getty@ttyS0.service.d/kgr-shell.conf"
+for unit in apt-daily.timer apt-daily-upgrade.timer systemd-firstboot.service; do
+	ln -sfn /dev/null "$sysd/$unit"
+done
+
+echo kgr-debian > "$stage/etc/hostname"
+printf '127.0.0.1\tlocalhost\n127.0.1.1\tkgr-debian\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' \
+	> "$stage/etc/hosts"
+printf '/dev/vda\t/\text4\trw,errors=remount-ro\t0\t0\n' > "$stage/etc/fstab"
+# A machine-id of its own: no first-boot units, one journal directory.
+od -An -N16 -tx1 /dev/urandom | tr -d ' \n' > "$stage/etc/machine-id"
+echo >> "$stage/etc/machine-id"
+
+mkdir -p "$(dirname "$image")"
+rm -f "$image.tmp"
+mke2fs -q -t ext4 -L kgr-root -d "$stage" "$image.tmp" "$size"
+mv "$image.tmp" "$image"
+say "$image ($size, $(du -sh --apparent-size "$stage" | cut -f1) of files) in $((SECONDS - start)) s"
