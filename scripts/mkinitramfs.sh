@@ -6,6 +6,7 @@
 # Build the guest's initramfs in STAGING_DIR (emptied first) and pack it:
 #   /bin/busybox    the host's static busybox, with its applet symlinks
 #   /init           initramfs/init
+#   /bin/kgr-run-tests  initramfs/kgr-run-tests (the TAP runner)
 #   /tests/         initramfs/tests/
 #   /bin/NAME       initramfs/src/NAME.c, built with gcc -static
 #   /lib/modules-test/*.ko   every module in $MODULES that exists
@@ -56,6 +57,7 @@ done
 say "busybox with $napplets applets"
 
 install -m 0755 "$src/init" "$stage/init"
+install -m 0755 "$src/kgr-run-tests" "$stage/bin/kgr-run-tests"
 
 if [ -d "$src/tests" ]; then
 	cp -R "$src/tests/." "$stage/tests/"

@@ -3,9 +3,9 @@
  * kgr-probe: one trip into the kernel through kgr_test_target's /proc
  * files, then one more system call, for the consistency tests.
  *
- *   kgr-probe [-t] [-w] trip|spin
+ *   kgr-probe [-t] [-w] trip|trip_intr|spin
  *
- *   trip|spin  read /proc/kgr_test/trip or /proc/kgr_test/spin (one
+ *   trip|trip_intr|spin  read that file of /proc/kgr_test/ (one
  *              system call that calls the patched function twice or in
  *              a loop); print "tid=T", then "MODE=<the file's reply>"
  *   -t         do it in a second thread, not in the thread-group leader
@@ -82,8 +82,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1 || (strcmp(argv[optind], "trip") &&
+				   strcmp(argv[optind], "trip_intr") &&
 				   strcmp(argv[optind], "spin"))) {
-		fprintf(stderr, "usage: %s [-t] [-w] trip|spin\n", argv[0]);
+		fprintf(stderr, "usage: %s [-t] [-w] trip|trip_intr|spin\n", argv[0]);
 		return 2;
 	}
 	mode = argv[optind];

@@ -109,8 +109,8 @@ kmsg_since_mark() {
 }
 
 # kgr_wait_finalized SECS: wait until the patching started since the mark
-# is finalized ("kgr succeeded"). kgr checks 10 s after the start, then
-# every KGR_TIMEOUT (30) s.
+# is finalized ("kgr succeeded"). kgr finalizes as soon as the last task
+# crossed (patch 0100), and checks again after 100 ms, 200 ms, ... 1 s.
 kgr_wait_finalized() {
 	wait_for 'kmsg_since_mark | grep -q "^kgr succeeded$"' "$1" || {
 		kgr_show_in_progress

@@ -4,7 +4,9 @@
 # Scenario 1: a task blocked in the kernel when patching starts keeps
 # getting the old function until it returns to user space; its
 # /proc/<pid>/kgr_in_progress reads 1 meanwhile and patching does not
-# finalize; once released it reads 0 and finalization follows.
+# finalize; the report names it; once released it reads 0 and
+# finalization follows at once: checked on its crossing, not at the next
+# periodic check (patch 0100).
 #
 # kgr-timeout: 180
 
@@ -25,6 +27,8 @@ wait_for 'kmsg_since_mark | grep -q "^kgr failed after timeout"' 30 ||
 kmsg_since_mark | grep -q '^kgr succeeded$' &&
 	die "patching finalized while a task was blocked in the kernel"
 assert_eq 1 "$(cat /proc/$pid/kgr_in_progress)" "kgr_in_progress while held"
+kmsg_since_mark | grep -q "^kgr: kgr-probe\[$pid\] holds the transition" ||
+	die "the report does not name kgr-probe[$pid]"
 
 echo 1 > $KGR_TEST/release
 wait_for 'grep -q "^next=" /tmp/blocked.out' 10 || die "kgr-probe was not released"
@@ -33,7 +37,13 @@ assert_eq "1 1" "$(sed -n 's/^trip=//p' /tmp/blocked.out)" "both calls of the bl
 assert_eq 2 "$(field next /tmp/blocked.out)" "the released task's next system call"
 assert_eq 0 "$(cat /proc/$pid/kgr_in_progress)" "kgr_in_progress after release"
 
-kgr_wait_finalized 45
+kgr_wait_finalized 5
+line=$(kmsg_since_mark | grep '^kgr: transition finalized')
+log "$line"
+case $line in
+*"(checked at once)") ;;
+*) die "finalized by a periodic check, not on the last crossing" ;;
+esac
 kill $pid; wait $pid 2>/dev/null
 log "ok"
 exit 0

@@ -10,7 +10,12 @@
  *   select   write N: the function the files below call (default 1)
  *   version  read: "V\n", from one call
  *   trip     read: one call, then sleep until released, then a second
- *            call, all in one system call: "V1 V2\n"
+ *            call, all in one system call: "V1 V2\n".  The sleep is
+ *            killable but not interruptible (TASK_KILLABLE), so kGraft
+ *            cannot nudge it out of the kernel
+ *   trip_intr  the same with an interruptible sleep: a signal (or a
+ *            kGraft nudge) ends it with -ERESTARTSYS, so that the read
+ *            restarts, with a new first call, once the signal is handled
  *   release  write 1: let every trip reader through; 0: re-arm
  *   waiting  read: how many trip readers are asleep
  *   spin_ms  write MS: how long a spin read lasts (default 2000)
@@ -80,12 +85,17 @@ KGR_TEST_FN_DEFINE(11)
 KGR_TEST_FN_DEFINE(12)
 KGR_TEST_FN_DEFINE(13)
 KGR_TEST_FN_DEFINE(14)
+KGR_TEST_FN_DEFINE(15)
+KGR_TEST_FN_DEFINE(16)
+KGR_TEST_FN_DEFINE(17)
+KGR_TEST_FN_DEFINE(18)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
 	kgr_test_fn_5, kgr_test_fn_6, kgr_test_fn_7, kgr_test_fn_8,
 	kgr_test_fn_9, kgr_test_fn_10, kgr_test_fn_11, kgr_test_fn_12,
-	kgr_test_fn_13, kgr_test_fn_14,
+	kgr_test_fn_13, kgr_test_fn_14, kgr_test_fn_15, kgr_test_fn_16,
+	kgr_test_fn_17, kgr_test_fn_18,
 };
 
 static unsigned int kgr_test_selected = 1;
@@ -167,8 +177,8 @@ static ssize_t version_read(struct file *file, char __user *buf,
 	return kgr_test_reply(buf, len, pos, "%d\n", kgr_test_call());
 }
 
-static ssize_t trip_read(struct file *file, char __user *buf, size_t len,
-			 loff_t *pos)
+static ssize_t kgr_test_trip(char __user *buf, size_t len, loff_t *pos,
+			     bool interruptible)
 {
 	int v1, v2, ret;
 
@@ -177,13 +187,30 @@ static ssize_t trip_read(struct file *file, char __user *buf, size_t len,
 
 	v1 = kgr_test_call();
 	atomic_inc(&kgr_test_waiting);
-	ret = wait_event_interruptible(kgr_test_wq, READ_ONCE(kgr_test_released));
+	if (interruptible)
+		ret = wait_event_interruptible(kgr_test_wq,
+					       READ_ONCE(kgr_test_released));
+	else
+		ret = wait_event_killable(kgr_test_wq,
+					  READ_ONCE(kgr_test_released));
 	atomic_dec(&kgr_test_waiting);
 	if (ret)
 		return ret;
 	v2 = kgr_test_call();
 
 	return kgr_test_reply(buf, len, pos, "%d %d\n", v1, v2);
+}
+
+static ssize_t trip_read(struct file *file, char __user *buf, size_t len,
+			 loff_t *pos)
+{
+	return kgr_test_trip(buf, len, pos, false);
+}
+
+static ssize_t trip_intr_read(struct file *file, char __user *buf,
+			      size_t len, loff_t *pos)
+{
+	return kgr_test_trip(buf, len, pos, true);
 }
 
 static ssize_t release_write(struct file *file, const char __user *buf,
@@ -509,6 +536,7 @@ static struct kgr_test_file {
 	KGR_TEST_FILE("select", 0600, select_read, select_write),
 	KGR_TEST_FILE("version", 0444, version_read, NULL),
 	KGR_TEST_FILE("trip", 0444, trip_read, NULL),
+	KGR_TEST_FILE("trip_intr", 0444, trip_intr_read, NULL),
 	KGR_TEST_FILE("release", 0200, NULL, release_write),
 	KGR_TEST_FILE("waiting", 0444, waiting_read, NULL),
 	KGR_TEST_FILE("spin_ms", 0200, NULL, spin_ms_write),

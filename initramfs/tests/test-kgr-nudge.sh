@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tasks asleep in system calls do not hold a transition, and do not see
+# that they were nudged (patches 0100-0102). One kgr-sleeper each sleeps
+# in read (FIFO), poll, select, epoll_wait (with and without a timeout),
+# epoll_pwait, a futex wait, pause, nanosleep and wait4, and one kgr-probe
+# in an interruptible trip; they fall asleep SETTLE s before the patch
+# is loaded. Patching must finalize within FINAL s; each sleeper must
+# still be asleep then, in the new universe. Then each call must return
+# what it would have without the nudge: the timed ones after their full
+# timeout (T ms, not less, and not T more from a restart with the whole
+# timeout), with no EINTR; the others when woken (data in the FIFO,
+# SIGUSR1 for pause, release for the trip, whose restarted read makes
+# both calls in the new universe).
+#
+# kgr-timeout: 120
+
+. "$(dirname "$0")/functions.sh"
+
+T=12000		# ms, timeout of the timed sleepers
+SETTLE=3	# s asleep before the patch
+FINAL=5		# s, bound on the transition with all of them asleep
+DIR=/tmp/nudge
+
+start_test "tasks asleep in system calls are nudged across, transparently"
+load_target
+rm -rf $DIR
+mkdir -p $DIR
+
+# sleeper NAME MODE MS: kgr-sleeper MODE MS in the background, stdin a
+# FIFO of its own opened read-write (so that the open does not block),
+# output in $DIR/NAME.out
+sleeper() {
+	mkfifo $DIR/$1.fifo
+	kgr-sleeper "$2" "$3" <> $DIR/$1.fifo > $DIR/$1.out 2>&1 &
+	echo $! > $DIR/$1.pid
+}
+
+timed="poll select epoll epoll_pwait futex nanosleep wait4"
+for m in $timed; do
+	sleeper $m $m $T
+done
+sleeper read read 0
+sleeper epoll_inf epoll -1
+sleeper pause pause 0
+echo 15 > $KGR_TEST/select
+echo 0 > $KGR_TEST/release
+kgr-probe trip_intr > $DIR/trip.out 2>&1 &
+trip_pid=$!
+
+all="$timed read epoll_inf pause"
+for n in $all; do
+	wait_for "grep -q '^pid=' $DIR/$n.out" 10 || die "$n sleeper did not start"
+done
+wait_for '[ "$(cat $KGR_TEST/waiting)" = 1 ]' 10 || die "the trip did not block"
+sleep $SETTLE
+for n in $all; do
+	state=$(awk '{ print $3 }' /proc/$(cat $DIR/$n.pid)/stat)
+	assert_eq S "$state" "state of the $n sleeper before the patch"
+done
+
+load_mod kgr_test_patch_15
+kgr_wait_finalized $FINAL
+log "finalized with $(echo $all | wc -w) sleepers and a trip asleep"
+kmsg_since_mark | grep '^kgr: transition finalized'
+
+# still asleep, and crossed
+for n in $all; do
+	pid=$(cat $DIR/$n.pid)
+	grep -q '^mode=' $DIR/$n.out && die "$n returned early: $(cat $DIR/$n.out)"
+	assert_eq 0 "$(cat /proc/$pid/kgr_in_progress)" "kgr_in_progress of the $n sleeper"
+done
+assert_eq 0 "$(cat /proc/$trip_pid/kgr_in_progress)" "kgr_in_progress of the trip"
+
+# wake the untimed ones as their callers would
+echo x > $DIR/read.fifo
+echo x > $DIR/epoll_inf.fifo
+kill -USR1 "$(cat $DIR/pause.pid)"
+echo 1 > $KGR_TEST/release
+
+for n in $all; do
+	wait_for "grep -q '^mode=' $DIR/$n.out" 20 || die "$n did not return"
+	log "$n: $(grep '^mode=' $DIR/$n.out)"
+done
+wait_for "grep -q '^next=' $DIR/trip.out" 10 || die "the trip did not return"
+
+# expected return values: the timed ones time out, the others got data
+# or (pause) the real signal
+for n in $all; do
+	line=$(grep '^mode=' $DIR/$n.out)
+	case $n in
+	futex) want="ret=-1 errno=ETIMEDOUT" ;;
+	wait4) want="errno=0" ;;	# ret is the child's pid
+	read|epoll_inf) want="ret=1 errno=0" ;;
+	pause) want="ret=-1 errno=EINTR" ;;
+	*) want="ret=0 errno=0" ;;
+	esac
+	case " $line " in
+	*" $want "*) ;;
+	*) die "$n: expected '$want', got '$line'" ;;
+	esac
+done
+grep -q 'ret=-' $DIR/wait4.out && die "wait4: $(cat $DIR/wait4.out)"
+
+# timed ones: not shortened, not lengthened (a restart with the whole
+# timeout would have taken T plus the time asleep before the nudge)
+for n in $timed; do
+	ms=$(sed -n 's/.* ms=//p' $DIR/$n.out)
+	[ "$ms" -ge $((T - 20)) ] || die "$n: slept $ms ms, less than $T"
+	[ "$ms" -le $((T + 1500)) ] || die "$n: slept $ms ms, more than $T + 1500"
+done
+
+assert_eq "2 2" "$(sed -n 's/^trip_intr=//p' $DIR/trip.out)" "the restarted trip's calls"
+assert_eq 2 "$(field next $DIR/trip.out)" "the trip's next system call"
+wait
+log "ok"
+exit 0
