@@ -27,8 +27,13 @@ wait_for 'kmsg_since_mark | grep -q "^kgr failed after timeout"' 30 ||
 	die "no failed check while the kthread is held"
 kmsg_since_mark | grep -q '^kgr succeeded$' &&
 	die "patching finalized while a kthread had not passed a safe point"
-kmsg_since_mark | grep -q "^kgr: kgr_test_kthread\[$pid\] holds the transition" ||
-	die "the report does not name kgr_test_kthread[$pid]"
+# the report names it by its task comm, cut to 15 characters (/proc shows
+# a kthread's full name)
+comm=$(cut -c1-15 /proc/$pid/comm)
+kmsg_since_mark | grep -q "^kgr: $comm\[$pid\] holds the transition: a kthread" || {
+	echo 0 > $KGR_TEST/kthread
+	die "the report does not name $comm[$pid]"
+}
 cat $KGR_TEST/kthread > /tmp/kthread.out
 assert_eq 1 "$(field version /tmp/kthread.out)" "the held kthread's call"
 assert_eq 1 "$(cat /proc/$pid/kgr_in_progress)" "kgr_in_progress while held"
