@@ -80,7 +80,8 @@ help:
 	@echo '  testmods   build the kGraft test modules (samples/kgr-test/) out of tree'
 	@echo '  initramfs  build $$(BUILD)/initramfs.cpio.gz (busybox, /init, tests, modules)'
 	@echo '  boot       boot the current bzImage + initramfs, no rebuild'
-	@echo '  demo, run  tree -> config -> kernel -> initramfs -> boot (the main job)'
+	@echo '  demo, run  tree -> config -> kernel -> initramfs -> boot, running the RFC'"'"'s'
+	@echo '             sample only (DEMO_TESTS=$(DEMO_TESTS)); the main job'
 	@echo '  check      like demo, then judge the console log (exit status = verdict)'
 	@echo '  check-debug  check on a lockdep/KASAN/kmemleak/DEBUG_LIST kernel ($$(BUILD)/debug)'
 	@echo '  shell      like demo, but the guest gives an interactive shell (Ctrl-A x quits)'
@@ -175,8 +176,13 @@ endef
 boot:
 	$(boot-guest)
 
+# The demo boots the guest and runs the RFC's sample alone: it patches
+# iopl() and capable() and finalizes, then the guest powers off.
+DEMO_TESTS	?= test-kgr-sample.sh
+
 demo run: images
-	$(boot-guest)
+	@$(QEMU_RUN) --timeout $(QEMU_TIMEOUT) --log $(LOG) \
+		--append 'kgr.tests=$(DEMO_TESTS) $(KAPPEND)'
 
 check: images
 	@rc=0; \
