@@ -198,3 +198,22 @@ block_trip() {
 	BLOCKED_PID=$!
 	wait_for '[ "$(cat $KGR_TEST/waiting)" = 1 ]' 10 || die "kgr-probe did not block"
 }
+
+# hold_transition OUT: keep the next transition from finishing, so that
+# its slow stubs can be watched: a task blocked in the middle of a trip
+# of kgr_test_fn_1() (block_trip, output in OUT) does not cross until
+# release_hold. HOLD_PID is its pid.
+hold_transition() {
+	load_target
+	block_trip 1 "$1"
+	HOLD_PID=$BLOCKED_PID
+}
+
+# release_hold OUT: let the task of hold_transition finish its trip (and
+# cross), then end it.
+release_hold() {
+	echo 1 > $KGR_TEST/release
+	wait_for "grep -q '^next=' $1" 10 || die "the holding task was not released"
+	kill "$HOLD_PID"
+	wait "$HOLD_PID" 2>/dev/null
+}

@@ -13,16 +13,17 @@
 # module got resolved at build time and checks at load time.
 #
 # Before the insmod there is no MemUsed line; right after it a new process
-# sees it, with the right value, and every other line is still there in
-# the same order; patching finalizes ("kgr succeeded"); afterwards nobody
-# is in progress and the new code stays.  Without the module (KGR_E2E=0)
-# the test is skipped.
+# sees it (through the slow stub: a task blocked in the kernel holds the
+# transition open), with the right value, and every other line is still
+# there in the same order; released, patching finalizes ("kgr
+# succeeded"); afterwards nobody is in progress and the new code stays.
+# Without the module (KGR_E2E=0) the test is skipped.
 #
 # kgr-timeout: 240
 
 . "$(dirname "$0")/functions.sh"
 
-FINALIZE_BOUND=100
+FINALIZE_BOUND=5
 
 # names: the first field of every /proc/meminfo line, one line
 names() {
@@ -44,6 +45,10 @@ esac
 for n in CommitLimit: VmallocUsed: Percpu: DirectMap4k:; do
 	case " $before" in *" $n "*) ;; *) die "no $n line before the patch" ;; esac
 done
+
+# Without a task held in the kernel the transition ends within
+# milliseconds (patch 0100), before the checks below could run.
+hold_transition /tmp/meminfo-hold.out
 
 # An earlier test's patch may still be in its transition: kgr refuses a
 # second one with -EAGAIN until it is finalized.
@@ -88,7 +93,10 @@ done
 
 kmsg_since_mark | grep -q 'kgr: slow stub: calling new code' ||
 	die "the slow stub never sent a caller to the new code"
+kmsg_since_mark | grep -q '^kgr succeeded$' &&
+	die "patching finalized while a task was held in the kernel"
 
+release_hold /tmp/meminfo-hold.out
 kgr_wait_finalized $FINALIZE_BOUND
 
 n=0
