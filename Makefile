@@ -368,6 +368,9 @@ BENCH_REPS	?= 5
 BENCH_BUSY	?= 4
 BENCH_SLEEPERS	?= 8
 BENCH_SLEEP_MS	?= 2000
+# tasks of each of the 7 kinds of daemon asleep in the kernel for good
+# (poll, epoll_wait, read, futex, select, pause, wait4: 8 tasks a unit)
+BENCH_DAEMONS	?= 2
 BENCH_TIMEOUT	?= 3600
 # QEMU 7.2 under -icount does not bring up this kernel's second vCPU (it
 # hangs in "Booting SMP configuration"), so the icount boots have one CPU.
@@ -384,7 +387,7 @@ GUEST_MODULES	+= $(BENCHMOD_DIR)/*.ko
 BENCH_KAPPEND	 = kgr.tests=test-kgr-bench.sh kgr.timeout=$(BENCH_TIMEOUT) \
 		   kgr.bench.loops=$(BENCH_LOOPS) kgr.bench.reps=$(BENCH_REPS) \
 		   kgr.bench.busy=$(BENCH_BUSY) kgr.bench.sleepers=$(BENCH_SLEEPERS) \
-		   kgr.bench.sleep_ms=$(BENCH_SLEEP_MS)
+		   kgr.bench.sleep_ms=$(BENCH_SLEEP_MS) kgr.bench.daemons=$(BENCH_DAEMONS)
 
 .PHONY: help-bench benchmods bench
 
@@ -399,6 +402,8 @@ help-bench:
 	@echo '  BENCH_DIR=$(BENCH_DIR)'
 	@echo '  BENCH_ICOUNT_RUNS=$(BENCH_ICOUNT_RUNS) BENCH_LOOPS=$(BENCH_LOOPS) BENCH_REPS=$(BENCH_REPS) (1..5)'
 	@echo '  BENCH_BUSY=$(BENCH_BUSY) BENCH_SLEEPERS=$(BENCH_SLEEPERS) BENCH_SLEEP_MS=$(BENCH_SLEEP_MS)'
+	@echo '  BENCH_DAEMONS=$(BENCH_DAEMONS) (of each of 7 kinds asleep in the kernel: poll, epoll_wait,'
+	@echo '    read, futex, select, pause, wait4)'
 	@echo '  BENCH_TIMEOUT=$(BENCH_TIMEOUT) (seconds per boot) BENCH_ICOUNT_SMP=$(BENCH_ICOUNT_SMP)'
 
 benchmods: kernel

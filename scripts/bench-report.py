@@ -44,7 +44,7 @@ def kv(words):
 
 
 def parse(path):
-    res = {'call': {}, 'trans': [], 'samples': {}, 'size': {},
+    res = {'call': {}, 'trans': [], 'daemons': [], 'samples': {}, 'size': {},
            'module': {}, 'trampoline': None, 'params': {}, 'done': False}
     for line in bench_lines(path):
         w = line.split()
@@ -54,6 +54,10 @@ def parse(path):
             d = kv(w[3:])
             d.update(tag=w[1], kind=w[2])
             res['trans'].append(d)
+        elif w[0] == 'daemons' and len(w) >= 3:
+            d = kv(w[3:])
+            d.update(tag=w[1], kind=w[2])
+            res['daemons'].append(d)
         elif w[0] == 'sample' and len(w) >= 5:
             d = kv(w[3:])
             res['samples'].setdefault((w[1], w[2]), []).append(
@@ -110,7 +114,16 @@ def mmm(values, scale, unit, digits):
 def trans_values(trans, kind, scen, key):
     return [int(t[key]) for t in trans
             if t['kind'] == kind and t['tag'].startswith(scen + '-')
-            and int(t[key]) >= 0]
+            and key in t and int(t[key]) >= 0]
+
+
+def trans_count(trans, kind, scen):
+    return len([t for t in trans
+                if t['kind'] == kind and t['tag'].startswith(scen + '-')])
+
+
+DAEMON_KINDS = 'poll, epoll_wait, read of a pipe, futex wait, select, ' \
+    'pause, wait4'
 
 
 def main():
@@ -172,14 +185,65 @@ def main():
                  % len(inits['kgr']),
                  mmm(inits['kgr'], 1000, 'ms', 1),
                  mmm(inits['klp'], 1000, 'ms', 1), clock_w))
-    for scen, what in (('idle', 'idle guest'),
-                       ('load', '%s busy + %s sleeping tasks'
-                        % (p.get('busy', '?'), p.get('sleepers', '?')))):
+    daemons = int(p.get('daemons', 0))
+    scens = (('idle', 'idle guest'),
+             ('load', '%s busy + %s nanosleep + %d daemon tasks asleep in '
+              'the kernel' % (p.get('busy', '?'), p.get('sleepers', '?'),
+                              8 * daemons)))
+    for scen, what in scens:
         done = {s: trans_values(tr, s, scen, 'done_us') for s in SYSTEMS}
-        rows.append(('transition, %s (min / median / max of %d)'
-                     % (what, len(done['kgr'])),
-                     mmm(done['kgr'], 1e6, 's', 2),
-                     mmm(done['klp'], 1e6, 's', 2), clock_w))
+        n = trans_count(tr, 'kgr', scen)
+        unfinished = {s: trans_count(tr, s, scen) - len(done[s])
+                      for s in SYSTEMS}
+
+        def cell(s):
+            c = mmm(done[s], 1e6, 's', 3)
+            if unfinished[s]:
+                c += ' (%d NOT COMPLETE)' % unfinished[s]
+            return c
+        rows.append(('transition, %s, insmod to finalized (min / median / '
+                     'max of %d)' % (what, n), cell('kgr'), cell('klp'),
+                     clock_w))
+    for scen, what in (('idle', 'idle guest'), ('load', 'under load')):
+        last = trans_values(tr, 'kgr', scen, 'last_us')
+        rows.append(('kGraft: last task crossed to the check that finalized, '
+                     '%s (min / median / max of %d)' % (what, len(last)),
+                     mmm(last, 1000, 'ms', 2),
+                     'n/a (no such figure)', clock_w))
+    fin = {scen: [1000 * v for v in trans_values(tr, 'kgr', scen, 'fin_ms')]
+           for scen in ('idle', 'load')}
+    rows.append(('kGraft: kgr_start_patching() to the check that finalized '
+                 '(min / median / max)',
+                 'idle %s; under load %s' % (mmm(fin['idle'], 1000, 'ms', 0),
+                                              mmm(fin['load'], 1000, 'ms', 0)),
+                 'n/a', clock_w))
+    work = (trans_values(tr, 'kgr', 'idle', 'work_us') +
+            trans_values(tr, 'kgr', 'load', 'work_us'))
+    rows.append(('kGraft: kgr_finalize(), "kgr succeeded" to "transition '
+                 'finalized" (min / median / max of %d)' % len(work),
+                 mmm(work, 1000, 'ms', 2), 'n/a', clock_w))
+    trig = []
+    for scen, what in scens:
+        ts = [t.get('trigger', '-1') for t in tr
+              if t['kind'] == 'kgr' and t['tag'].startswith(scen + '-')]
+        counts = ', '.join('%d %s' % (ts.count(k), {
+            'at-once': 'checked at once', 'periodic': 'periodic check',
+            '-1': 'no "transition finalized" line'}.get(k, k))
+            for k in sorted(set(ts)))
+        trig.append('%s: %s' % (scen, counts or 'none'))
+    rows.append(('kGraft: what finalized the transition (of %d each)'
+                 % trans_count(tr, 'kgr', 'idle'), '; '.join(trig), 'n/a',
+                 'kernel log'))
+    dm = wall['daemons']
+    ret = {}
+    for s in SYSTEMS:
+        ds = [d for d in dm if d['kind'] == s and d['tag'].startswith('load-')]
+        ret[s] = '%d (%s tasks, %d transitions)' % (
+            sum(int(d['returned']) for d in dm if d['kind'] == s),
+            ds[0]['tasks'] if ds else '?', len(ds))
+    rows.append(('daemons\' system calls that returned during the '
+                 'transitions (must be 0)', ret['kgr'], ret['klp'],
+                 'count'))
     rows.append(('memory per task',
                  '%d B (a TIF flag bit)' % sz.get('kgr_task_bytes', 0),
                  '%d B (task_struct.patch_state) + a TIF flag bit'
@@ -229,9 +293,20 @@ def main():
             notes.append('WARNING: %s loops %s ran other code than '
                          'expected.' % (NAMES[s], ', '.join(bad)))
     notes.append('Transitions: wall time of the TCG guest (noisy, host '
-                 'dependent), from just before finit_module() to "kgr '
-                 'succeeded" / "patching complete"; load: getppid() loops '
-                 'and nanosleep(%s ms) loops.' % p.get('sleep_ms', '?'))
+                 'dependent), from just before finit_module() to "kgr: '
+                 'transition finalized" (after kgr_finalize()) / "patching '
+                 'complete", time stamps of the kernel log; load: getppid() '
+                 'loops, nanosleep(%s ms) loops and %s of each kind of '
+                 'daemon that sleeps in the kernel for good (%s; wait4 for '
+                 'a child of its own in pause()); the test shell sleeps in '
+                 'wait4() in both scenarios.'
+                 % (p.get('sleep_ms', '?'), daemons, DAEMON_KINDS))
+    notes.append('kGraft: last task crossed to finalized: the kernel\'s '
+                 'own figure ("B us after the last task crossed"), up to '
+                 'the check that found no task left, before '
+                 'kgr_finalize(); "checked at once": the check the last '
+                 'crossing (or the start) asked for, "periodic check": the '
+                 'safety net (100 ms doubling to 1 s).')
 
     os.makedirs(args.out, exist_ok=True)
     text = ('\n'.join(table) + '\n\n' +
@@ -276,7 +351,7 @@ def main():
         script = '''
 set terminal pngcairo size 900,800 noenhanced
 set output '%s'
-set multiplot layout 2,1 title 'Threads still in the old universe during a transition under load (%s busy + %s sleeping tasks)'
+set multiplot layout 2,1 title 'Threads still in the old universe during a transition under load (%s busy + %s nanosleep + %d daemon tasks)'
 set ylabel 'threads in the old universe'
 set key top right
 set grid
@@ -291,8 +366,8 @@ set xrange [0:3.5]
 set xlabel 'the first 3.5 s (per-CPU idle tasks are not in /proc and not counted)'
 %s
 unset multiplot
-''' % (png, p.get('busy', '?'), p.get('sleepers', '?'), marks, plot,
-       zoom_marks, plot)
+''' % (png, p.get('busy', '?'), p.get('sleepers', '?'), 8 * daemons,
+       marks, plot, zoom_marks, plot)
         r = subprocess.run(['gnuplot'], input=script, text=True)
         if r.returncode == 0:
             print('\nPlot: %s' % png)

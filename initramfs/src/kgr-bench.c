@@ -8,9 +8,12 @@
  *	waiting in the target's gate if GATE is 1; prints the reply
  *	"fn=N loops=L ns=T sum=S kgr=K klp=P"
  *
- *   kgr-bench trans KIND TAG MODULE BUSY SLEEPERS SLEEP_MS SAMPLE_MS TIMEOUT_S
- *	start BUSY tasks calling getppid() in a loop and SLEEPERS tasks
- *	sleeping in nanosleep() for SLEEP_MS at a time, load the patch
+ *   kgr-bench trans KIND TAG MODULE BUSY SLEEPERS SLEEP_MS DAEMONS SAMPLE_MS
+ *		     TIMEOUT_S
+ *	start BUSY tasks calling getppid() in a loop, SLEEPERS tasks
+ *	sleeping in nanosleep() for SLEEP_MS at a time and DAEMONS tasks of
+ *	each kind below, asleep in the kernel for good as idle daemons are
+ *	(nothing ever wakes them; the timeouts are an hour), load the patch
  *	MODULE (KIND kgr: a kGraft patch, done at "kgr succeeded"; klp: a
  *	livepatch, done at "'NAME': patching complete"), and count every
  *	SAMPLE_MS the threads still in the old universe (kgr: the
@@ -19,10 +22,34 @@
  *	done or TIMEOUT_S.  Prints
  *	  KGR-BENCH sample TAG KIND t_ms=T old=O threads=N
  *	for each sample (N: all threads) and at the end
- *	  KGR-BENCH trans TAG KIND init_us=I done_us=D
+ *	  KGR-BENCH trans TAG KIND init_us=I done_us=D[ fin_ms=A last_us=B
+ *	  trigger=T work_us=W]
+ *	  KGR-BENCH daemons TAG KIND tasks=N returned=R
+ *	and, before the load, where the first daemon of each kind sleeps
+ *	(/proc/PID/wchan, in the order of the list below)
+ *	  KGR-BENCH asleep TAG KIND WCHAN,WCHAN,...
  *	I is how long the module's init (finit_module()) took, D the time
- *	from just before finit_module() to the completion message, both
- *	from the kernel log's own time stamps (D is -1 on timeout).
+ *	from just before finit_module() to the end of the transition, both
+ *	from the kernel log's own time stamps (D is -1 on timeout).  The end
+ *	is livepatch's "'NAME': patching complete", logged once it is all
+ *	done, and kGraft's "kgr: transition finalized A ms after its start,
+ *	B us after the last task crossed (checked at once|periodic check)",
+ *	logged after kgr_finalize() (the switch to the fast stubs), which
+ *	comes after "kgr succeeded".  A, B and T (at-once or periodic) are
+ *	from that line, W is the time from "kgr succeeded" to it, what
+ *	kgr_finalize() took (all -1 when a line is missing).  R counts
+ *	the system calls of the daemons that returned during the run at
+ *	all: none should (a nudge must restart the call transparently).
+ *
+ *	The daemons, DAEMONS of each kind:
+ *	  poll    poll() on a pipe nobody writes, 1 h timeout
+ *	  epoll   epoll_wait() on that pipe, no timeout
+ *	  read    read() of that pipe
+ *	  futex   FUTEX_WAIT on a word nobody changes, no timeout
+ *	  select  select() on that pipe, 1 h timeout
+ *	  pause   pause()
+ *	  wait4   wait4() for a child of its own that sleeps in pause()
+ *		  (two tasks)
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -33,6 +60,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/select.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -174,6 +207,130 @@ static struct {
 	long long t0;
 } trans;
 
+/*
+ * The daemons.  The pipe's write end stays open in every task and nobody
+ * writes it; *daemon_returned (shared memory) counts the calls that
+ * returned anyway.
+ */
+#define DAEMON_TIMEOUT_MS	(3600 * 1000)
+
+static int daemon_pipe[2];
+static volatile int *daemon_returned;
+
+static void daemon_returned_once(void)
+{
+	__atomic_add_fetch(daemon_returned, 1, __ATOMIC_SEQ_CST);
+}
+
+static void poll_body(void)
+{
+	struct pollfd p = { .fd = daemon_pipe[0], .events = POLLIN };
+
+	for (;;) {
+		poll(&p, 1, DAEMON_TIMEOUT_MS);
+		daemon_returned_once();
+	}
+}
+
+static void epoll_body(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ep = epoll_create1(0);
+
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, daemon_pipe[0], &ev))
+		die("epoll");
+	for (;;) {
+		epoll_wait(ep, &ev, 1, -1);
+		daemon_returned_once();
+	}
+}
+
+static void read_body(void)
+{
+	char c;
+
+	for (;;) {
+		read(daemon_pipe[0], &c, 1);
+		daemon_returned_once();
+	}
+}
+
+static void futex_body(void)
+{
+	static int word;
+
+	for (;;) {
+		syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+		daemon_returned_once();
+	}
+}
+
+static void select_body(void)
+{
+	for (;;) {
+		struct timeval tv = { DAEMON_TIMEOUT_MS / 1000, 0 };
+		fd_set r;
+
+		FD_ZERO(&r);
+		FD_SET(daemon_pipe[0], &r);
+		select(daemon_pipe[0] + 1, &r, NULL, NULL, &tv);
+		daemon_returned_once();
+	}
+}
+
+static void pause_body(void)
+{
+	for (;;) {
+		pause();
+		daemon_returned_once();
+	}
+}
+
+static void wait4_body(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		/* killed with its parent by reap() */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(0);
+		pause_body();
+	}
+	for (;;) {
+		wait4(pid, NULL, 0, NULL);
+		daemon_returned_once();
+	}
+}
+
+static void (*const daemon_bodies[])(void) = {
+	poll_body, epoll_body, read_body, futex_body, select_body,
+	pause_body, wait4_body,
+};
+#define NDAEMON_KINDS	(sizeof(daemon_bodies) / sizeof(daemon_bodies[0]))
+
+/* the state of PID in /proc/PID/stat ('S', 'R', ...), or 0 */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
 static void busy_body(void)
 {
 	for (;;)
@@ -203,9 +360,13 @@ static void sampler_body(void)
 /*
  * Read what /dev/kmsg has now (records "PRIO,SEQ,TS,FLAGS;TEXT"); for
  * each needle[i] not yet found (ts[i] < 0) whose text a record contains,
- * set ts[i] to that record's time stamp in microseconds.
+ * set ts[i] to that record's time stamp in microseconds and copy the
+ * text from the needle on to text[i] (KMSG_TEXT bytes).
  */
-static void kmsg_scan(int fd, const char *const *needle, long long *ts, int n)
+#define KMSG_TEXT	256
+
+static void kmsg_scan(int fd, const char *const *needle, long long *ts,
+		      char (*text)[KMSG_TEXT], int n)
 {
 	char rec[2048];
 	ssize_t len;
@@ -220,10 +381,12 @@ static void kmsg_scan(int fd, const char *const *needle, long long *ts, int n)
 		}
 		rec[len] = '\0';
 		for (i = 0; i < n; i++) {
-			char *p;
+			char *p, *q;
 
-			if (ts[i] >= 0 || !strstr(rec, needle[i]))
+			if (ts[i] >= 0 || !(q = strstr(rec, needle[i])))
 				continue;
+			snprintf(text[i], KMSG_TEXT, "%.*s",
+				 (int)strcspn(q, "\n"), q);
 			p = strchr(rec, ',');
 			p = p ? strchr(p + 1, ',') : NULL;
 			if (p)
@@ -251,15 +414,19 @@ static int cmd_trans(int argc, char **argv)
 {
 	char needle[160], mark0[160], mark1[160];
 	const char *kind, *tag, *module, *file, *name;
-	const char *needles[3] = { mark0, mark1, needle };
-	long long ts[3] = { -1, -1, -1 };
-	int busy, sleepers, sample_ms, timeout_s, old_c, i;
-	int mfd, kfd, extra = 0;
-	long long t_end;
+	/* the two marks, the completion, kGraft's "transition finalized" */
+	const char *needles[4] = { mark0, mark1, needle,
+				   "kgr: transition finalized " };
+	long long ts[4] = { -1, -1, -1, -1 };
+	char text[4][KMSG_TEXT];
+	int busy, sleepers, daemons, sample_ms, timeout_s, old_c, i, k;
+	int mfd, kfd, nneedles, extra = 0, first_daemon, ndaemon_tasks;
+	long long t_end, fin_ms = -1, last_us = -1, work_us = -1, end;
+	char trigger[64] = "-1";
 
-	if (argc != 10) {
+	if (argc != 11) {
 		fprintf(stderr, "usage: kgr-bench trans KIND TAG MODULE BUSY SLEEPERS SLEEP_MS\n"
-			"       SAMPLE_MS TIMEOUT_S\n");
+			"       DAEMONS SAMPLE_MS TIMEOUT_S\n");
 		return 2;
 	}
 	kind = argv[2];
@@ -268,8 +435,9 @@ static int cmd_trans(int argc, char **argv)
 	busy = atoi(argv[5]);
 	sleepers = atoi(argv[6]);
 	trans.sleep_ms = atol(argv[7]);
-	sample_ms = atoi(argv[8]);
-	timeout_s = atoi(argv[9]);
+	daemons = atoi(argv[8]);
+	sample_ms = atoi(argv[9]);
+	timeout_s = atoi(argv[10]);
 
 	name = strrchr(module, '/');
 	name = name ? name + 1 : module;
@@ -277,12 +445,14 @@ static int cmd_trans(int argc, char **argv)
 		file = "kgr_in_progress";
 		old_c = '1';
 		snprintf(needle, sizeof(needle), "kgr succeeded");
+		nneedles = 4;
 	} else if (!strcmp(kind, "klp")) {
 		file = "patch_state";
 		old_c = '0';
 		/* the module name: the file name without .ko */
 		snprintf(needle, sizeof(needle), "'%.*s': patching complete",
 			 (int)(strcspn(name, ".")), name);
+		nneedles = 3;
 	} else {
 		fprintf(stderr, "kgr-bench: KIND is kgr or klp\n");
 		return 2;
@@ -300,7 +470,53 @@ static int cmd_trans(int argc, char **argv)
 		spawn(busy_body);
 	for (i = 0; i < sleepers; i++)
 		spawn(sleeper_body);
-	sleep_ms(500);	/* let them all get going */
+
+	daemon_returned = mmap(NULL, sizeof(*daemon_returned),
+			       PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			       -1, 0);
+	if (daemon_returned == MAP_FAILED)
+		die("mmap");
+	if (pipe(daemon_pipe))
+		die("pipe");
+	first_daemon = nchildren;
+	for (i = 0; i < daemons; i++)
+		for (k = 0; k < (int)NDAEMON_KINDS; k++)
+			spawn(daemon_bodies[k]);
+	/* wait4's children are not ours */
+	ndaemon_tasks = daemons * (NDAEMON_KINDS + 1);
+	/* until every daemon sleeps (at most 10 s), then let all get going */
+	for (i = 0; i < 100; i++) {
+		for (k = first_daemon; k < nchildren; k++)
+			if (proc_state(children[k]) != 'S')
+				break;
+		if (k == nchildren)
+			break;
+		sleep_ms(100);
+	}
+	if (i == 100)
+		fprintf(stderr, "kgr-bench: %s %s: not every daemon asleep after 10 s\n",
+			tag, kind);
+	sleep_ms(500);
+	/* where the daemons sleep, one per kind (the first of each) */
+	if (daemons) {
+		printf("KGR-BENCH asleep %s %s", tag, kind);
+		for (k = 0; k < (int)NDAEMON_KINDS; k++) {
+			char path[64], w[64] = "?";
+			int fd;
+
+			snprintf(path, sizeof(path), "/proc/%d/wchan",
+				 children[first_daemon + k]);
+			fd = open(path, O_RDONLY);
+			if (fd >= 0) {
+				ssize_t n = read(fd, w, sizeof(w) - 1);
+
+				w[n > 0 ? n : 0] = '\0';
+				close(fd);
+			}
+			printf("%s%s", k ? "," : " ", w);
+		}
+		printf("\n");
+	}
 
 	/*
 	 * A child counts the old universe from just before finit_module() on,
@@ -328,8 +544,10 @@ static int cmd_trans(int argc, char **argv)
 
 	t_end = trans.t0 + timeout_s * 1000000LL;
 	for (;;) {
-		kmsg_scan(kfd, needles, ts, 3);
-		if (ts[0] >= 0 && ts[1] >= 0 && ts[2] >= 0 && extra++ >= 2)
+		kmsg_scan(kfd, needles, ts, text, nneedles);
+		for (i = 0; i < nneedles && ts[i] >= 0; i++)
+			;
+		if (i == nneedles && extra++ >= 2)
 			break;
 		if (now_us() > t_end)
 			break;
@@ -337,9 +555,34 @@ static int cmd_trans(int argc, char **argv)
 	}
 	reap();
 
-	printf("KGR-BENCH trans %s %s init_us=%lld done_us=%lld\n",
+	end = ts[2];
+	if (nneedles == 4 && ts[3] >= 0) {
+		char how[64] = "";
+
+		end = ts[3];
+		work_us = ts[2] >= 0 ? ts[3] - ts[2] : -1;
+		if (sscanf(text[3], "kgr: transition finalized %lld ms after its start, "
+			   "%lld us after the last task crossed (%63[^)])",
+			   &fin_ms, &last_us, how) != 3) {
+			fprintf(stderr, "kgr-bench: cannot parse \"%s\"\n", text[3]);
+			fin_ms = last_us = -1;
+		} else if (!strcmp(how, "checked at once")) {
+			strcpy(trigger, "at-once");
+		} else if (!strcmp(how, "periodic check")) {
+			strcpy(trigger, "periodic");
+		} else {
+			strcpy(trigger, "other");
+		}
+	}
+	printf("KGR-BENCH trans %s %s init_us=%lld done_us=%lld",
 	       tag, kind, ts[0] >= 0 && ts[1] >= 0 ? ts[1] - ts[0] : -1,
-	       ts[0] >= 0 && ts[2] >= 0 ? ts[2] - ts[0] : -1);
+	       ts[0] >= 0 && ts[2] >= 0 && end >= 0 ? end - ts[0] : -1);
+	if (nneedles == 4)
+		printf(" fin_ms=%lld last_us=%lld trigger=%s work_us=%lld",
+		       fin_ms, last_us, trigger, work_us);
+	printf("\n");
+	printf("KGR-BENCH daemons %s %s tasks=%d returned=%d\n", tag, kind,
+	       ndaemon_tasks, *daemon_returned);
 	return 0;
 }
 

@@ -15,8 +15,12 @@
 #   kgr.bench.loops=N   calls per timed loop (smoke 2000)
 #   kgr.bench.reps=R    transitions per system and scenario, 1..5 (smoke 1)
 #   kgr.bench.busy=N kgr.bench.sleepers=M kgr.bench.sleep_ms=S
-#                       the load: N tasks in a getppid() loop, M tasks in
-#                       nanosleep(S ms) loops (smoke 2, 2, 2000)
+#   kgr.bench.daemons=D the load: N tasks in a getppid() loop, M tasks in
+#                       nanosleep(S ms) loops, and D "daemons" of each of
+#                       7 kinds asleep in the kernel for good: poll,
+#                       epoll_wait, read of a pipe, futex wait, select,
+#                       pause, wait4 for a child in pause (8 D tasks;
+#                       kgr-bench.c) (smoke 2, 2, 2000, 1)
 #   kgr.bench.sample_ms=P  how often the old universe is counted (50)
 #
 # Target functions (samples/kgr-bench/kgr_bench.h): 0 is never patched;
@@ -43,6 +47,7 @@ REPS=$(bparam bench.reps 1)
 BUSY=$(bparam bench.busy 2)
 SLEEPERS=$(bparam bench.sleepers 2)
 SLEEP_MS=$(bparam bench.sleep_ms 2000)
+DAEMONS=$(bparam bench.daemons 1)
 SAMPLE_MS=$(bparam bench.sample_ms 50)
 KLP_BASE=13	# first livepatch function: KGR_BENCH_NFN / 2 + 1
 TRANS_TIMEOUT=120
@@ -58,18 +63,6 @@ B=/proc/kgr_bench
 rm -f /tmp/bench-all.out
 out() {
 	echo "KGR-BENCH $*" | tee -a /tmp/bench-all.out
-}
-
-# poll_wait PID: wait for the background job PID, leaving the kernel every
-# 0.2 s, and return its exit status
-poll_wait() {
-	local state
-
-	while state=$(cut -d' ' -f3 "/proc/$1/stat" 2> /dev/null) &&
-	      [ "$state" != Z ]; do
-		sleep 0.2
-	done
-	wait "$1"
 }
 
 # call SYSTEM CASE FN GATE: one timed loop, printed as a KGR-BENCH line
@@ -109,7 +102,7 @@ percall() {
 	# the transition cannot complete while the holder is in the gate
 	call "$kind" new "$fn" 0
 	echo 1 > $B/open
-	poll_wait "$holder" || die "the gate's holder failed: $(cat /tmp/bench-old.out)"
+	wait "$holder" || die "the gate's holder failed: $(cat /tmp/bench-old.out)"
 	out "call $kind old $(cat /tmp/bench-old.out)"
 	echo 0 > $B/open
 	wait_done "$kind" "$mod"
@@ -119,26 +112,28 @@ percall() {
 
 # trans KIND TAG FN LOAD
 trans() {
-	local kind=$1 tag=$2 fn=$3 busy=0 sleepers=0
+	local kind=$1 tag=$2 fn=$3 busy=0 sleepers=0 daemons=0
 
 	if [ "$4" = load ]; then
 		busy=$BUSY
 		sleepers=$SLEEPERS
+		daemons=$DAEMONS
 	fi
-	log "transition $tag $kind: kgr_bench_${kind}_$fn, $busy busy, $sleepers sleeping"
-	# In the background, polled: a shell asleep in wait() for the whole
-	# transition would be a task in the kernel, and kGraft waits for it.
+	log "transition $tag $kind: kgr_bench_${kind}_$fn, $busy busy, $sleepers sleeping, $daemons daemons of each kind"
+	# This shell sleeps in wait4() for the whole transition, as the
+	# runner and /init above it do: on the idle guest as well, tasks
+	# asleep in the kernel for good (kGraft nudges them, patch 0101).
 	kgr-bench trans "$kind" "$tag" "$MODDIR/kgr_bench_${kind}_$fn.ko" \
-		"$busy" "$sleepers" "$SLEEP_MS" "$SAMPLE_MS" "$TRANS_TIMEOUT" \
-		> /tmp/bench-trans.out 2>&1 &
-	poll_wait $! || {
+		"$busy" "$sleepers" "$SLEEP_MS" "$daemons" "$SAMPLE_MS" \
+		"$TRANS_TIMEOUT" > /tmp/bench-trans.out 2>&1
+	[ $? = 0 ] || {
 		cat /tmp/bench-trans.out
 		die "kgr-bench trans $kind $tag failed"
 	}
 	tee -a /tmp/bench-all.out < /tmp/bench-trans.out
 }
 
-out "params mode=$MODE loops=$LOOPS reps=$REPS busy=$BUSY sleepers=$SLEEPERS sleep_ms=$SLEEP_MS sample_ms=$SAMPLE_MS"
+out "params mode=$MODE loops=$LOOPS reps=$REPS busy=$BUSY sleepers=$SLEEPERS sleep_ms=$SLEEP_MS daemons=$DAEMONS sample_ms=$SAMPLE_MS"
 while read -r line; do
 	out "size $line"
 done < $B/sizes
@@ -194,11 +189,30 @@ check_call klp after $new 0 -1
 
 n=$(grep -c '^KGR-BENCH trans ' /tmp/bench-all.out)
 assert_eq $((4 * REPS)) "$n" "transitions measured"
-grep '^KGR-BENCH trans ' /tmp/bench-all.out | while read -r _ _ tag kind init done _; do
+grep '^KGR-BENCH trans ' /tmp/bench-all.out | while read -r _ _ tag kind init done fin last trig work; do
 	init=${init#init_us=} done=${done#done_us=}
 	# a livepatch transition may complete within the module's init
 	[ "$init" -ge 0 ] && [ "$done" -gt 0 ] ||
 		die "$tag $kind: init_us=$init done_us=$done"
+	[ "$kind" = kgr ] || continue
+	# kGraft's "transition finalized" line: present, its figures sane
+	fin=${fin#fin_ms=} last=${last#last_us=} trig=${trig#trigger=}
+	work=${work#work_us=}
+	[ "$fin" -ge 0 ] && [ "$last" -ge 0 ] && [ "$work" -ge 0 ] ||
+		die "$tag kgr: no \"transition finalized\" figures (fin_ms=$fin last_us=$last work_us=$work)"
+	case $trig in
+	at-once|periodic) ;;
+	*) die "$tag kgr: finalized by \"$trig\"" ;;
+	esac
+done || exit 1
+# the daemons ran, and none of their calls returned: a nudge is invisible
+n=$(grep -c '^KGR-BENCH daemons load-' /tmp/bench-all.out)
+assert_eq $((2 * REPS)) "$n" "daemon figures under load"
+grep '^KGR-BENCH daemons ' /tmp/bench-all.out | while read -r _ _ tag kind tasks ret; do
+	case $tag in
+	load-*) assert_eq $((8 * DAEMONS)) "${tasks#tasks=}" "$tag $kind: daemons" ;;
+	esac
+	assert_eq 0 "${ret#returned=}" "$tag $kind: daemon calls that returned"
 done || exit 1
 grep -q '^KGR-BENCH sample load-1 kgr ' /tmp/bench-all.out || die "no samples"
 grep -q '^KGR-BENCH size kgr_patch_fun=[1-9]' /tmp/bench-all.out || die "no sizes"
