@@ -14,11 +14,14 @@
 # SIGUSR1 for pause, release for the trip, whose restarted read makes
 # both calls in the new universe).
 #
-# kgr-timeout: 120
+# kgr-timeout: 150
 
 . "$(dirname "$0")/functions.sh"
 
-T=12000		# ms, timeout of the timed sleepers
+# ms, timeout of the timed sleepers: long enough that none times out
+# before it is checked after the transition (12 s was not, once, on the
+# Debian guest with a kernel build running next to it)
+T=30000
 SETTLE=3	# s asleep before the patch
 FINAL=5		# s, bound on the transition with all of them asleep
 DIR=/tmp/nudge
