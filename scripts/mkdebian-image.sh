@@ -24,6 +24,8 @@
 
 set -euo pipefail
 
+. "$(dirname "$0")/guest-files.sh"
+
 [ $# -eq 4 ] || { echo "usage: $0 ROOTFS.tar STAGING_DIR IMAGE KSRC" >&2; exit 2; }
 
 rootfs=$1
@@ -49,19 +51,9 @@ mkdir -p "$stage"
 tar -xpf "$rootfs" -C "$stage" --numeric-owner
 say "unpacked $rootfs"
 
-mkdir -p "$stage/tests" "$stage/lib/modules-test" "$stage/usr/local/bin" \
-	"$stage/usr/local/sbin"
-cp -R "$src/tests/." "$stage/tests/"
-find "$stage/tests" -name '*.sh' -exec chmod 0755 {} +
-say "tests: $(cd "$stage/tests" && ls test-*.sh | tr '\n' ' ')"
-
+mkdir -p "$stage/lib/modules-test" "$stage/usr/local/bin" "$stage/usr/local/sbin"
 # /bin is a symlink to usr/bin in Debian 12 (merged /usr).
-for c in "$src"/src/*.c; do
-	[ -e "$c" ] || continue
-	name=$(basename "$c" .c)
-	"$cc" -static -O2 -Wall -o "$stage/usr/bin/$name" "$c"
-	say "cc $name"
-done
+guest_tests_and_helpers "$src" "$stage" usr/bin "$cc"
 
 sign=
 if grep -q '^CONFIG_MODULE_SIG=y' "$ksrc/.config"; then

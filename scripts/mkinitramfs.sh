@@ -20,6 +20,8 @@
 
 set -euo pipefail
 
+. "$(dirname "$0")/guest-files.sh"
+
 [ $# -eq 2 ] || { echo "usage: $0 OUTPUT.cpio.gz STAGING_DIR" >&2; exit 2; }
 
 out=$1
@@ -59,18 +61,7 @@ say "busybox with $napplets applets"
 install -m 0755 "$src/init" "$stage/init"
 install -m 0755 "$src/kgr-run-tests" "$stage/bin/kgr-run-tests"
 
-if [ -d "$src/tests" ]; then
-	cp -R "$src/tests/." "$stage/tests/"
-	find "$stage/tests" -name '*.sh' -exec chmod 0755 {} +
-fi
-say "tests: $(cd "$stage/tests" && ls test-*.sh 2>/dev/null | tr '\n' ' ')"
-
-for c in "$src"/src/*.c; do
-	[ -e "$c" ] || continue
-	name=$(basename "$c" .c)
-	say "cc $name"
-	"$cc" -static -O2 -Wall -o "$stage/bin/$name" "$c"
-done
+guest_tests_and_helpers "$src" "$stage" bin "$cc"
 
 for ko in $modules; do
 	if [ -f "$ko" ]; then
