@@ -28,6 +28,12 @@
  *            kgr_task_safe()); write 0: release it, it then loops through
  *            kthread_should_stop() again.
  *            read: "pid=P held=H version=V", V from its latest call
+ *   kthread_new  write 1: create (once) the kthread "kgr_test_unstarted"
+ *            with kthread_create() and do not start it: it sleeps
+ *            uninterruptibly in kthread() until woken; write 2: start it
+ *            (wake_up_process()), it then loops through
+ *            kthread_should_stop() every 100 ms; write 0: stop it.
+ *            read: "pid=P started=S", S 1 once its function has run
  *   irq      write 1: start, on every online CPU, a pinned hrtimer that
  *            expires in hard interrupt context and a pinned timer_list
  *            timer (softirq), each calling kgr_test_fn_11() every
@@ -89,13 +95,14 @@ KGR_TEST_FN_DEFINE(15)
 KGR_TEST_FN_DEFINE(16)
 KGR_TEST_FN_DEFINE(17)
 KGR_TEST_FN_DEFINE(18)
+KGR_TEST_FN_DEFINE(19)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
 	kgr_test_fn_5, kgr_test_fn_6, kgr_test_fn_7, kgr_test_fn_8,
 	kgr_test_fn_9, kgr_test_fn_10, kgr_test_fn_11, kgr_test_fn_12,
 	kgr_test_fn_13, kgr_test_fn_14, kgr_test_fn_15, kgr_test_fn_16,
-	kgr_test_fn_17, kgr_test_fn_18,
+	kgr_test_fn_17, kgr_test_fn_18, kgr_test_fn_19,
 };
 
 static unsigned int kgr_test_selected = 1;
@@ -125,6 +132,18 @@ static int kgr_test_kthread_fn(void *unused)
 		WRITE_ONCE(kgr_test_kthread_version, kgr_test_call());
 		schedule_timeout_interruptible(HZ / 10);
 	}
+	return 0;
+}
+
+/* The kthread that is created but not started (kthread_new). */
+static struct task_struct *kgr_test_unstarted;
+static bool kgr_test_unstarted_ran;
+
+static int kgr_test_unstarted_fn(void *unused)
+{
+	WRITE_ONCE(kgr_test_unstarted_ran, true);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(HZ / 10);
 	return 0;
 }
 
@@ -309,6 +328,50 @@ static ssize_t kthread_read(struct file *file, char __user *buf, size_t len,
 	return kgr_test_reply(buf, len, pos, "pid=%d held=%d version=%d\n", pid,
 			      READ_ONCE(kgr_test_kthread_held),
 			      READ_ONCE(kgr_test_kthread_version));
+}
+
+static ssize_t kthread_new_write(struct file *file, const char __user *buf,
+				 size_t len, loff_t *pos)
+{
+	struct task_struct *t;
+	unsigned int n;
+	int ret = kgr_test_get_uint(buf, len, &n);
+
+	if (ret)
+		return ret;
+	if (n > 2)
+		return -EINVAL;
+
+	mutex_lock(&kgr_test_kthread_lock);
+	if (n == 1 && !kgr_test_unstarted) {
+		t = kthread_create(kgr_test_unstarted_fn, NULL, "kgr_test_unstarted");
+		if (IS_ERR(t))
+			ret = PTR_ERR(t);
+		else
+			kgr_test_unstarted = get_task_struct(t);
+	} else if (n == 2 && kgr_test_unstarted) {
+		wake_up_process(kgr_test_unstarted);
+	} else if (n == 0 && kgr_test_unstarted) {
+		kthread_stop(kgr_test_unstarted);
+		put_task_struct(kgr_test_unstarted);
+		kgr_test_unstarted = NULL;
+	}
+	mutex_unlock(&kgr_test_kthread_lock);
+
+	return ret ? ret : len;
+}
+
+static ssize_t kthread_new_read(struct file *file, char __user *buf,
+				size_t len, loff_t *pos)
+{
+	int pid;
+
+	mutex_lock(&kgr_test_kthread_lock);
+	pid = kgr_test_unstarted ? task_pid_nr(kgr_test_unstarted) : 0;
+	mutex_unlock(&kgr_test_kthread_lock);
+
+	return kgr_test_reply(buf, len, pos, "pid=%d started=%d\n", pid,
+			      READ_ONCE(kgr_test_unstarted_ran));
 }
 
 /* Timers in interrupt context: they always call kgr_test_fn_11(). */
@@ -542,6 +605,7 @@ static struct kgr_test_file {
 	KGR_TEST_FILE("spin_ms", 0200, NULL, spin_ms_write),
 	KGR_TEST_FILE("spin", 0444, spin_read, NULL),
 	KGR_TEST_FILE("kthread", 0600, kthread_read, kthread_write),
+	KGR_TEST_FILE("kthread_new", 0600, kthread_new_read, kthread_new_write),
 	KGR_TEST_FILE("irq", 0600, irq_read, irq_write),
 	KGR_TEST_FILE("hog", 0444, hog_read, NULL),
 	KGR_TEST_FILE("hogging", 0600, hogging_read, hogging_write),
@@ -576,6 +640,10 @@ static void __exit kgr_test_target_exit(void)
 	WRITE_ONCE(kgr_test_kthread_held, false);
 	if (kgr_test_kthread)
 		kthread_stop(kgr_test_kthread);
+	if (kgr_test_unstarted) {
+		kthread_stop(kgr_test_unstarted);
+		put_task_struct(kgr_test_unstarted);
+	}
 	WRITE_ONCE(kgr_test_released, true);
 	wake_up_all(&kgr_test_wq);
 	proc_remove(kgr_test_dir);
