@@ -3,9 +3,9 @@
  * kgr-probe: one trip into the kernel through kgr_test_target's /proc
  * files, then one more system call, for the consistency tests.
  *
- *   kgr-probe [-t] [-w] trip|trip_intr|spin
+ *   kgr-probe [-t] [-w] trip|trip_intr|spin|spin_bh
  *
- *   trip|trip_intr|spin  read that file of /proc/kgr_test/ (one
+ *   trip|trip_intr|spin|spin_bh  read that file of /proc/kgr_test/ (one
  *              system call that calls the patched function twice or in
  *              a loop); print "tid=T", then "MODE=<the file's reply>"
  *   -t         do it in a second thread, not in the thread-group leader
@@ -83,8 +83,10 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc - 1 || (strcmp(argv[optind], "trip") &&
 				   strcmp(argv[optind], "trip_intr") &&
-				   strcmp(argv[optind], "spin"))) {
-		fprintf(stderr, "usage: %s [-t] [-w] trip|trip_intr|spin\n", argv[0]);
+				   strcmp(argv[optind], "spin") &&
+				   strcmp(argv[optind], "spin_bh"))) {
+		fprintf(stderr, "usage: %s [-t] [-w] trip|trip_intr|spin|spin_bh\n",
+			argv[0]);
 		return 2;
 	}
 	mode = argv[optind];

@@ -108,6 +108,24 @@ kmsg_since_mark() {
 	dmesg_since_mark | grep -v '^kgr-test: '
 }
 
+# refuse MODULE: insmod MODULE must fail.
+refuse() {
+	log "% insmod $1.ko (must fail)"
+	if insmod "$MODDIR/$1.ko"; then
+		die "$1 loaded"
+	fi
+	grep -q "^$1 " /proc/modules && die "$1 is listed in /proc/modules"
+	if kmsg_since_mark | grep -E 'WARNING:|BUG:|Call Trace:'; then
+		die "the kernel complained while refusing $1"
+	fi
+	return 0
+}
+
+# expect_log TEXT: the kernel said TEXT since the mark.
+expect_log() {
+	kmsg_since_mark | grep -q -F "$1" || die "no '$1' in the kernel log"
+}
+
 # kgr_wait_finalized SECS: wait until the patching started since the mark
 # is finalized ("kgr succeeded"). kgr finalizes as soon as the last task
 # crossed (patch 0100), and checks again after 100 ms, 200 ms, ... 1 s.

@@ -12,24 +12,6 @@
 
 . "$(dirname "$0")/functions.sh"
 
-# refuse MODULE: insmod MODULE must fail.
-refuse() {
-	log "% insmod $1.ko (must fail)"
-	if insmod "$MODDIR/$1.ko"; then
-		die "$1 loaded"
-	fi
-	grep -q "^$1 " /proc/modules && die "$1 is listed in /proc/modules"
-	if kmsg_since_mark | grep -E 'WARNING:|BUG:|Call Trace:'; then
-		die "the kernel complained while refusing $1"
-	fi
-	return 0
-}
-
-# expect_log TEXT: the kernel said TEXT since the mark.
-expect_log() {
-	kmsg_since_mark | grep -q -F "$1" || die "no '$1' in the kernel log"
-}
-
 load_target
 
 start_test "bad input: a patch while ftrace is disabled"

@@ -22,6 +22,11 @@
  *   spin     read: call the function in a loop for spin_ms, with
  *            cond_resched(), all in one system call:
  *            "calls=C first=F last=L old2new=A new2old=B\n"
+ *   spin_bh  read: like spin, but each round calls the function three
+ *            times in this task's context: plainly, with bottom halves
+ *            disabled and with preemption disabled:
+ *            "calls=C first=F last=L mixed=M old2new=A new2old=B\n",
+ *            M counting the rounds whose three calls disagreed
  *   kthread  write 1: start (once) the test kthread "kgr_test_kthread"
  *            and hold it: it then calls the function every 100 ms and
  *            never passes a safe point (no kthread_should_stop(), no
@@ -49,6 +54,7 @@
  *            writing 0 to hogging ends the loop early
  */
 #include <linux/atomic.h>
+#include <linux/bottom_half.h>
 #include <linux/cpu.h>
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
@@ -96,13 +102,19 @@ KGR_TEST_FN_DEFINE(16)
 KGR_TEST_FN_DEFINE(17)
 KGR_TEST_FN_DEFINE(18)
 KGR_TEST_FN_DEFINE(19)
+KGR_TEST_FN_DEFINE(20)
+KGR_TEST_FN_DEFINE(21)
+KGR_TEST_FN_DEFINE(22)
+KGR_TEST_FN_DEFINE(23)
+KGR_TEST_FN_DEFINE(24)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
 	kgr_test_fn_5, kgr_test_fn_6, kgr_test_fn_7, kgr_test_fn_8,
 	kgr_test_fn_9, kgr_test_fn_10, kgr_test_fn_11, kgr_test_fn_12,
 	kgr_test_fn_13, kgr_test_fn_14, kgr_test_fn_15, kgr_test_fn_16,
-	kgr_test_fn_17, kgr_test_fn_18, kgr_test_fn_19,
+	kgr_test_fn_17, kgr_test_fn_18, kgr_test_fn_19, kgr_test_fn_20,
+	kgr_test_fn_21, kgr_test_fn_22, kgr_test_fn_23, kgr_test_fn_24,
 };
 
 static unsigned int kgr_test_selected = 1;
@@ -290,6 +302,42 @@ static ssize_t spin_read(struct file *file, char __user *buf, size_t len,
 	return kgr_test_reply(buf, len, pos,
 			      "calls=%lu first=%d last=%d old2new=%lu new2old=%lu\n",
 			      calls, first, last, old2new, new2old);
+}
+
+static ssize_t spin_bh_read(struct file *file, char __user *buf,
+			    size_t len, loff_t *pos)
+{
+	unsigned long end, calls = 0, mixed = 0, old2new = 0, new2old = 0;
+	int first = 0, last = 0, v, v_bh, v_preempt;
+
+	if (*pos)
+		return 0;
+
+	end = jiffies + msecs_to_jiffies(READ_ONCE(kgr_test_spin_ms));
+	do {
+		v = kgr_test_call();
+		local_bh_disable();
+		v_bh = kgr_test_call();
+		local_bh_enable();
+		preempt_disable();
+		v_preempt = kgr_test_call();
+		preempt_enable();
+		if (v != v_bh || v != v_preempt)
+			mixed++;
+		if (!calls)
+			first = v;
+		else if (v > last)
+			old2new++;
+		else if (v < last)
+			new2old++;
+		last = v;
+		calls += 3;
+		cond_resched();
+	} while (time_before(jiffies, end));
+
+	return kgr_test_reply(buf, len, pos,
+			      "calls=%lu first=%d last=%d mixed=%lu old2new=%lu new2old=%lu\n",
+			      calls, first, last, mixed, old2new, new2old);
 }
 
 static ssize_t kthread_write(struct file *file, const char __user *buf,
@@ -604,6 +652,7 @@ static struct kgr_test_file {
 	KGR_TEST_FILE("waiting", 0444, waiting_read, NULL),
 	KGR_TEST_FILE("spin_ms", 0200, NULL, spin_ms_write),
 	KGR_TEST_FILE("spin", 0444, spin_read, NULL),
+	KGR_TEST_FILE("spin_bh", 0444, spin_bh_read, NULL),
 	KGR_TEST_FILE("kthread", 0600, kthread_read, kthread_write),
 	KGR_TEST_FILE("kthread_new", 0600, kthread_new_read, kthread_new_write),
 	KGR_TEST_FILE("irq", 0600, irq_read, irq_write),

@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# While a function is patched, the modules the live stub uses stay
+# (issue 11, item 7; patch 0151): the patch module, even when it has a
+# module_exit (kgr_test_patch_exit, patching kgr_test_fn_23), holds its
+# ftrace_ops, its replacement and the stub itself; the target module
+# (kgr_test_target) holds the function that ftrace's filter points at.
+# rmmod of either must fail, and the function must keep working.
+#
+# kgr-timeout: 90
+
+. "$(dirname "$0")/functions.sh"
+
+start_test "the patch module and the target module stay while patched"
+load_target
+load_mod kgr_test_patch_exit
+assert_eq 2 "$(fn_version 23)" "kgr_test_fn_23() after the patch"
+kgr_wait_finalized 45
+
+log "% rmmod kgr_test_patch_exit (must fail)"
+rmmod kgr_test_patch_exit &&
+	die "the patch module was removed under its live stub"
+grep -q '^kgr_test_patch_exit ' /proc/modules ||
+	die "kgr_test_patch_exit is not in /proc/modules"
+assert_eq 2 "$(fn_version 23)" "kgr_test_fn_23() after the refused rmmod"
+
+log "% rmmod kgr_test_target (must fail)"
+rmmod kgr_test_target &&
+	die "the target module was removed with patched functions in it"
+[ -d $KGR_TEST ] || die "$KGR_TEST is gone"
+assert_eq 2 "$(fn_version 23)" "kgr_test_fn_23() after the refused rmmod"
+if kmsg_since_mark | grep -E 'WARNING:|BUG:|Call Trace:'; then
+	die "the kernel complained"
+fi
+log "ok"
+exit 0
