@@ -126,6 +126,13 @@ expect_log() {
 	kmsg_since_mark | grep -q -F "$1" || die "no '$1' in the kernel log"
 }
 
+# stub_calls NAME old|new: how many calls the slow stub of NAME sent to
+# the old or the new code, from the line finalization logs (patch 0153).
+stub_calls() {
+	kmsg_since_mark | sed -n "s/^kgr: $1: the slow stub sent \([0-9]*\) calls to the old code and \([0-9]*\) to the new$/\1 \2/p" |
+		awk -v w="$2" '{ print (w == "old") ? $1 : $2 }'
+}
+
 # kgr_wait_finalized SECS: wait until the patching started since the mark
 # is finalized ("kgr succeeded"). kgr finalizes as soon as the last task
 # crossed (patch 0100), and checks again after 100 ms, 200 ms, ... 1 s.

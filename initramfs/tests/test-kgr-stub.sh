@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The slow stub prints nothing per call and counts (issue 11, item 9;
+# patch 0153). While a transition is held open, a trip that started
+# before the patch calls kgr_test_fn_24() in a loop (old code) and new
+# processes call it 20 times (new code): the kernel log gets no
+# "slow stub" line and no raw kernel address, and at finalization says
+# how many calls went each way. With kgr.stub_log=1 the per-call lines
+# come back, naming the function, never its address (kgr_test_fn_21).
+#
+# kgr-timeout: 120
+
+. "$(dirname "$0")/functions.sh"
+
+PARAM=/sys/module/kgr/parameters/stub_log
+# a raw kernel address: 16 hex digits starting with ffff
+RAW='ffff[0-9a-f]\{12\}'
+
+start_test "the slow stub prints nothing per call and counts"
+[ -f $PARAM ] || die "no $PARAM"
+assert_eq N "$(cat $PARAM)" "kgr.stub_log by default"
+hold_transition /tmp/stub-hold.out
+echo 24 > $KGR_TEST/select
+echo 3000 > $KGR_TEST/spin_ms
+kgr-probe spin > /tmp/stub-spin.out 2>&1 &
+spin_pid=$!
+wait_for 'grep -q "^tid=" /tmp/stub-spin.out' 10 || die "kgr-probe did not start"
+sleep 1
+load_mod kgr_test_patch_24
+i=0
+while [ $i -lt 20 ]; do
+	assert_eq 2 "$(cat $KGR_TEST/version)" "call $i of kgr_test_fn_24() from a new process"
+	i=$((i + 1))
+done
+wait $spin_pid
+assert_eq 1 "$(field last /tmp/stub-spin.out)" "the spin trip's last call"
+if kmsg_since_mark | grep 'slow stub'; then
+	die "the slow stub printed"
+fi
+release_hold /tmp/stub-hold.out
+kgr_wait_finalized 45
+kmsg_since_mark | grep '^kgr: kgr_test_fn_24:'
+old=$(stub_calls kgr_test_fn_24 old)
+new=$(stub_calls kgr_test_fn_24 new)
+[ "${old:-0}" -ge 100 ] || die "only '$old' calls counted to the old code"
+[ "${new:-0}" -ge 20 ] || die "only '$new' calls counted to the new code"
+if kmsg_since_mark | grep '^kgr' | grep "$RAW"; then
+	die "kGraft logged a raw kernel address"
+fi
+
+start_test "kgr.stub_log=1 brings the per-call lines back, without addresses"
+echo 1 > $PARAM
+hold_transition /tmp/stub-hold.out
+load_mod kgr_test_patch_21
+assert_eq 2 "$(fn_version 21)" "kgr_test_fn_21() during the transition"
+echo 0 > $PARAM
+release_hold /tmp/stub-hold.out
+kgr_wait_finalized 45
+kmsg_since_mark | grep -q "^kgr: slow stub: calling new code: kgr_test_fn_new_21 \[kgr_test_patch_21\]$" ||
+	die "no per-call line for kgr_test_fn_new_21 with kgr.stub_log=1"
+if kmsg_since_mark | grep '^kgr' | grep "$RAW"; then
+	die "kGraft logged a raw kernel address"
+fi
+log "ok"
+exit 0
