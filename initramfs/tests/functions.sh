@@ -126,6 +126,21 @@ expect_log() {
 	kmsg_since_mark | grep -q -F "$1" || die "no '$1' in the kernel log"
 }
 
+# spin_across_patch MODE N OUT: a trip of kgr-probe MODE (spin or
+# spin_bh: kgr_test_fn_N() called in a loop for 4 s, in one system call)
+# that is under way when kgr_test_patch_N is loaded; wait for it and its
+# next system call, and print what it wrote to OUT.
+spin_across_patch() {
+	echo "$2" > $KGR_TEST/select
+	echo 4000 > $KGR_TEST/spin_ms
+	kgr-probe "$1" > "$3" 2>&1 &
+	wait_for "grep -q '^tid=' $3" 10 || die "kgr-probe did not start"
+	sleep 1
+	load_mod "kgr_test_patch_$2"
+	wait_for "grep -q '^next=' $3" 30 || die "kgr-probe did not finish"
+	cat "$3"
+}
+
 # stub_calls NAME old|new: how many calls the slow stub of NAME sent to
 # the old or the new code, from the line finalization logs (patch 0153).
 stub_calls() {

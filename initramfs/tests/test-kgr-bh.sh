@@ -16,16 +16,7 @@
 
 start_test "calls with BH or preemption disabled stay in the task's universe"
 load_target
-echo 20 > $KGR_TEST/select
-echo 4000 > $KGR_TEST/spin_ms
-
-kgr-probe spin_bh > /tmp/spin_bh.out 2>&1 &
-wait_for 'grep -q "^tid=" /tmp/spin_bh.out' 10 || die "kgr-probe did not start"
-sleep 1
-
-load_mod kgr_test_patch_20
-wait_for 'grep -q "^next=" /tmp/spin_bh.out' 30 || die "kgr-probe did not finish"
-cat /tmp/spin_bh.out
+spin_across_patch spin_bh 20 /tmp/spin_bh.out
 
 calls=$(field calls /tmp/spin_bh.out)
 [ "${calls:-0}" -gt 300 ] || die "only ${calls:-0} calls in the trip"

@@ -12,16 +12,7 @@
 
 start_test "one trip into the kernel sees one version"
 load_target
-echo 2 > $KGR_TEST/select
-echo 4000 > $KGR_TEST/spin_ms
-
-kgr-probe spin > /tmp/spin.out 2>&1 &
-wait_for 'grep -q "^tid=" /tmp/spin.out' 10 || die "kgr-probe did not start"
-sleep 1
-
-load_mod kgr_test_patch_2
-wait_for 'grep -q "^next=" /tmp/spin.out' 30 || die "kgr-probe did not finish"
-cat /tmp/spin.out
+spin_across_patch spin 2 /tmp/spin.out
 
 calls=$(field calls /tmp/spin.out)
 [ "${calls:-0}" -gt 100 ] || die "only ${calls:-0} calls in the trip"
