@@ -141,6 +141,33 @@ spin_across_patch() {
 	cat "$3"
 }
 
+# The interrupt timers of kgr_test_target (its irq file):
+# irq_get CPU CTX NAME: NAME= of the line for CPU and CTX in /tmp/irq.now
+irq_get() {
+	awk -v cpu="cpu=$1" -v ctx="ctx=$2" -v k="$3" \
+		'$1 == cpu && $2 == ctx { for (i = 3; i <= NF; i++) {
+			split($i, a, "="); if (a[1] == k) print a[2] } }' /tmp/irq.now
+}
+
+irq_snapshot() {
+	cat $KGR_TEST/irq > /tmp/irq.now || die "cannot read $KGR_TEST/irq"
+	sed 's/^/kgr-test: irq: /' /tmp/irq.now
+}
+
+# irq_expect CPU LAST: both contexts of CPU ran, never backwards, and
+# their latest call got version LAST
+irq_expect() {
+	local ctx
+
+	for ctx in hardirq softirq; do
+		[ "$(irq_get "$1" $ctx calls)" -gt 0 ] 2>/dev/null ||
+			die "no $ctx timer calls on CPU $1"
+		assert_eq 0 "$(irq_get "$1" $ctx wrongctx)" "calls outside $ctx context or CPU $1"
+		assert_eq 0 "$(irq_get "$1" $ctx new2old)" "new-to-old switches of the $ctx timer on CPU $1"
+		assert_eq "$2" "$(irq_get "$1" $ctx last)" "version in $ctx context on CPU $1"
+	done
+}
+
 # stub_calls NAME old|new: how many calls the slow stub of NAME sent to
 # the old or the new code, from the line finalization logs (patch 0153).
 stub_calls() {

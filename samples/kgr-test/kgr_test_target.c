@@ -41,12 +41,20 @@
  *            read: "pid=P started=S", S 1 once its function has run
  *   irq      write 1: start, on every online CPU, a pinned hrtimer that
  *            expires in hard interrupt context and a pinned timer_list
- *            timer (softirq), each calling kgr_test_fn_11() every
- *            KGR_TEST_IRQ_MS; write 0: stop them.
+ *            timer (softirq), each calling kgr_test_fn_N() every
+ *            KGR_TEST_IRQ_MS, N as irq_select says; write 0: stop them.
  *            read: one line per CPU and context: "cpu=C ctx=hardirq|softirq
  *            calls=N first=F last=L old2new=A new2old=B wrongctx=W",
  *            W counting calls that found themselves in the wrong context
  *            or on the wrong CPU
+ *   deep     write 1: start (once) the kthread "kgr_test_deep", which
+ *            loops: a safe point (kthread_should_stop()), then a call of
+ *            kgr_test_deep(), which sleeps 100 ms, passes a safe point
+ *            of its own in its middle and then calls kgr_test_fn_28();
+ *            write 0: stop it. kgr_test_patch_deep replaces both.
+ *            read: "rounds=N old=A new=B mixed=M": rounds whose outer and
+ *            inner versions were both old, both new, or mixed
+ *   irq_select  write N: the function the irq timers call (default 11)
  *   hog      read: loop in the kernel for spin_ms on the CPU the reader
  *            runs on, with interrupts on but never scheduling, so that
  *            no other task (the per-CPU kworkers included) runs on that
@@ -107,6 +115,10 @@ KGR_TEST_FN_DEFINE(21)
 KGR_TEST_FN_DEFINE(22)
 KGR_TEST_FN_DEFINE(23)
 KGR_TEST_FN_DEFINE(24)
+KGR_TEST_FN_DEFINE(25)
+KGR_TEST_FN_DEFINE(26)
+KGR_TEST_FN_DEFINE(27)
+KGR_TEST_FN_DEFINE(28)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
@@ -115,6 +127,7 @@ static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_13, kgr_test_fn_14, kgr_test_fn_15, kgr_test_fn_16,
 	kgr_test_fn_17, kgr_test_fn_18, kgr_test_fn_19, kgr_test_fn_20,
 	kgr_test_fn_21, kgr_test_fn_22, kgr_test_fn_23, kgr_test_fn_24,
+	kgr_test_fn_25, kgr_test_fn_26, kgr_test_fn_27, kgr_test_fn_28,
 };
 
 static unsigned int kgr_test_selected = 1;
@@ -143,6 +156,37 @@ static int kgr_test_kthread_fn(void *unused)
 		}
 		WRITE_ONCE(kgr_test_kthread_version, kgr_test_call());
 		schedule_timeout_interruptible(HZ / 10);
+	}
+	return 0;
+}
+
+/*
+ * kgr_test_deep() returns its own version and, in *inner, the version of
+ * kgr_test_fn_28() that it called after the safe point in its middle.
+ * A task that ran the old kgr_test_deep() must get the old
+ * kgr_test_fn_28() from it: the safe point inside is not one.
+ */
+noinline int kgr_test_deep(int *inner)
+{
+	schedule_timeout_interruptible(HZ / 10);
+	kthread_should_stop();		/* a safe point inside a function */
+	*inner = kgr_test_fn_28();
+	return KGR_TEST_OLD;
+}
+
+static struct task_struct *kgr_test_deep_task;
+static atomic_long_t kgr_test_deep_stat[3];	/* old, new, mixed */
+
+static int kgr_test_deep_fn(void *unused)
+{
+	int v, inner;
+
+	while (!kthread_should_stop()) {
+		v = kgr_test_deep(&inner);
+		if (v != inner)
+			atomic_long_inc(&kgr_test_deep_stat[2]);
+		else
+			atomic_long_inc(&kgr_test_deep_stat[v == KGR_TEST_NEW]);
 	}
 	return 0;
 }
@@ -422,7 +466,46 @@ static ssize_t kthread_new_read(struct file *file, char __user *buf,
 			      READ_ONCE(kgr_test_unstarted_ran));
 }
 
-/* Timers in interrupt context: they always call kgr_test_fn_11(). */
+static ssize_t deep_write(struct file *file, const char __user *buf,
+			  size_t len, loff_t *pos)
+{
+	struct task_struct *t;
+	unsigned int n;
+	int ret = kgr_test_get_uint(buf, len, &n);
+
+	if (ret)
+		return ret;
+
+	mutex_lock(&kgr_test_kthread_lock);
+	if (n && !kgr_test_deep_task) {
+		t = kthread_run(kgr_test_deep_fn, NULL, "kgr_test_deep");
+		if (IS_ERR(t))
+			ret = PTR_ERR(t);
+		else
+			kgr_test_deep_task = get_task_struct(t);
+	} else if (!n && kgr_test_deep_task) {
+		kthread_stop(kgr_test_deep_task);
+		put_task_struct(kgr_test_deep_task);
+		kgr_test_deep_task = NULL;
+	}
+	mutex_unlock(&kgr_test_kthread_lock);
+
+	return ret ? ret : len;
+}
+
+static ssize_t deep_read(struct file *file, char __user *buf, size_t len,
+			 loff_t *pos)
+{
+	long old = atomic_long_read(&kgr_test_deep_stat[0]);
+	long new = atomic_long_read(&kgr_test_deep_stat[1]);
+	long mixed = atomic_long_read(&kgr_test_deep_stat[2]);
+
+	return kgr_test_reply(buf, len, pos, "rounds=%ld old=%ld new=%ld mixed=%ld\n",
+			      old + new + mixed, old, new, mixed);
+}
+
+/* Timers in interrupt context: they call kgr_test_fn_N(), N from irq_select. */
+static unsigned int kgr_test_irq_fn = 11;
 #define KGR_TEST_IRQ_MS	4
 
 enum { KGR_TEST_HARDIRQ, KGR_TEST_SOFTIRQ, KGR_TEST_NCTX };
@@ -450,7 +533,7 @@ static DEFINE_MUTEX(kgr_test_irq_lock);
 static void kgr_test_irq_call(struct kgr_test_irq_cpu *c, int ctx, bool right)
 {
 	struct kgr_test_irq_stat *s = &c->stat[ctx];
-	int v = kgr_test_fn_11();
+	int v = kgr_test_fns[READ_ONCE(kgr_test_irq_fn) - 1]();
 
 	if (!right || smp_processor_id() != c->cpu)
 		WRITE_ONCE(s->wrongctx, s->wrongctx + 1);
@@ -587,6 +670,20 @@ static ssize_t irq_read(struct file *file, char __user *buf, size_t len,
 	return ret;
 }
 
+static ssize_t irq_select_write(struct file *file, const char __user *buf,
+				size_t len, loff_t *pos)
+{
+	unsigned int n;
+	int ret = kgr_test_get_uint(buf, len, &n);
+
+	if (ret)
+		return ret;
+	if (n < 1 || n > KGR_TEST_NFN)
+		return -EINVAL;
+	WRITE_ONCE(kgr_test_irq_fn, n);
+	return len;
+}
+
 static int kgr_test_hog_cpu = -1;
 static bool kgr_test_hog_stop;
 
@@ -656,6 +753,8 @@ static struct kgr_test_file {
 	KGR_TEST_FILE("kthread", 0600, kthread_read, kthread_write),
 	KGR_TEST_FILE("kthread_new", 0600, kthread_new_read, kthread_new_write),
 	KGR_TEST_FILE("irq", 0600, irq_read, irq_write),
+	KGR_TEST_FILE("irq_select", 0200, NULL, irq_select_write),
+	KGR_TEST_FILE("deep", 0600, deep_read, deep_write),
 	KGR_TEST_FILE("hog", 0444, hog_read, NULL),
 	KGR_TEST_FILE("hogging", 0600, hogging_read, hogging_write),
 };
@@ -692,6 +791,10 @@ static void __exit kgr_test_target_exit(void)
 	if (kgr_test_unstarted) {
 		kthread_stop(kgr_test_unstarted);
 		put_task_struct(kgr_test_unstarted);
+	}
+	if (kgr_test_deep_task) {
+		kthread_stop(kgr_test_deep_task);
+		put_task_struct(kgr_test_deep_task);
 	}
 	WRITE_ONCE(kgr_test_released, true);
 	wake_up_all(&kgr_test_wq);
