@@ -67,7 +67,7 @@ SERIES_PATCHES	 = $(wildcard $(SERIES) $(PATCHES)/*.patch)
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
 
-.PHONY: help deps tree config kernel testmods initramfs images boot demo run check check-debug \
+.PHONY: help deps tree config kernel testmods initramfs images boot demo run check check-debug check-preempt \
 	shell clean distclean
 
 help:
@@ -84,6 +84,7 @@ help:
 	@echo '             sample only (DEMO_TESTS=$(DEMO_TESTS)); the main job'
 	@echo '  check      like demo, then judge the console log (exit status = verdict)'
 	@echo '  check-debug  check on a lockdep/KASAN/kmemleak/DEBUG_LIST kernel ($$(BUILD)/debug)'
+	@echo '  check-preempt  check on a fully preemptible kernel (CONFIG_PREEMPT, $$(BUILD)/preempt)'
 	@echo '  shell      like demo, but the guest gives an interactive shell (Ctrl-A x quits)'
 	@echo '  clean      remove the initramfs and logs'
 	@echo '  distclean  remove $$(BUILD) entirely'
@@ -198,6 +199,13 @@ check-debug:
 	$(MAKE) check BUILD=$(BUILD)/debug LOG_NAME=debug KGR_E2E=0 \
 		CONFIG_FRAGMENTS=$(CURDIR)/configs/debug.config \
 		QEMU_MEM=1G QEMU_TIMEOUT=3600
+
+# The whole suite on a fully preemptible kernel (CONFIG_PREEMPT), in its
+# own build folder: the consistency tests of issue 11 depend on
+# preemption. The RFC tools' module is built for the normal kernel only.
+check-preempt:
+	$(MAKE) check BUILD=$(BUILD)/preempt LOG_NAME=preempt KGR_E2E=0 \
+		CONFIG_FRAGMENTS=$(CURDIR)/configs/preempt.config
 
 shell: images
 	@$(QEMU_RUN) --interactive --timeout 0 --log $(LOGDIR)/shell.log \

@@ -696,16 +696,18 @@ static ssize_t hog_read(struct file *file, char __user *buf, size_t len,
 	if (*pos)
 		return 0;
 
-	/* PREEMPT_NONE: without cond_resched() nothing else runs here */
+	/*
+	 * Nothing else runs on this CPU meanwhile: preemption is off (on a
+	 * PREEMPT_NONE kernel, not calling cond_resched() would be enough).
+	 */
 	cpu = get_cpu();
 	WRITE_ONCE(kgr_test_hog_stop, false);
 	WRITE_ONCE(kgr_test_hog_cpu, cpu);
-	put_cpu();
 	end = jiffies + msecs_to_jiffies(READ_ONCE(kgr_test_spin_ms));
 	while (time_before(jiffies, end) && !READ_ONCE(kgr_test_hog_stop))
 		cpu_relax();
-	cpu = raw_smp_processor_id();
 	WRITE_ONCE(kgr_test_hog_cpu, -1);
+	put_cpu();
 
 	return kgr_test_reply(buf, len, pos, "cpu=%d\n", cpu);
 }
