@@ -203,6 +203,16 @@ static int kgr_test_unstarted_fn(void *unused)
 	return 0;
 }
 
+/* stop a kthread started with a reference held (get_task_struct()) */
+static void kgr_test_kthread_put(struct task_struct **t)
+{
+	if (!*t)
+		return;
+	kthread_stop(*t);
+	put_task_struct(*t);
+	*t = NULL;
+}
+
 static ssize_t kgr_test_reply(char __user *buf, size_t len, loff_t *pos,
 			      const char *fmt, ...)
 {
@@ -443,10 +453,8 @@ static ssize_t kthread_new_write(struct file *file, const char __user *buf,
 			kgr_test_unstarted = get_task_struct(t);
 	} else if (n == 2 && kgr_test_unstarted) {
 		wake_up_process(kgr_test_unstarted);
-	} else if (n == 0 && kgr_test_unstarted) {
-		kthread_stop(kgr_test_unstarted);
-		put_task_struct(kgr_test_unstarted);
-		kgr_test_unstarted = NULL;
+	} else if (n == 0) {
+		kgr_test_kthread_put(&kgr_test_unstarted);
 	}
 	mutex_unlock(&kgr_test_kthread_lock);
 
@@ -483,10 +491,8 @@ static ssize_t deep_write(struct file *file, const char __user *buf,
 			ret = PTR_ERR(t);
 		else
 			kgr_test_deep_task = get_task_struct(t);
-	} else if (!n && kgr_test_deep_task) {
-		kthread_stop(kgr_test_deep_task);
-		put_task_struct(kgr_test_deep_task);
-		kgr_test_deep_task = NULL;
+	} else if (!n) {
+		kgr_test_kthread_put(&kgr_test_deep_task);
 	}
 	mutex_unlock(&kgr_test_kthread_lock);
 
@@ -790,14 +796,8 @@ static void __exit kgr_test_target_exit(void)
 	WRITE_ONCE(kgr_test_kthread_held, false);
 	if (kgr_test_kthread)
 		kthread_stop(kgr_test_kthread);
-	if (kgr_test_unstarted) {
-		kthread_stop(kgr_test_unstarted);
-		put_task_struct(kgr_test_unstarted);
-	}
-	if (kgr_test_deep_task) {
-		kthread_stop(kgr_test_deep_task);
-		put_task_struct(kgr_test_deep_task);
-	}
+	kgr_test_kthread_put(&kgr_test_unstarted);
+	kgr_test_kthread_put(&kgr_test_deep_task);
 	WRITE_ONCE(kgr_test_released, true);
 	wake_up_all(&kgr_test_wq);
 	proc_remove(kgr_test_dir);
