@@ -31,7 +31,7 @@ GUEST_MODULES	?= $(KSRC)/samples/kgr/kgr_patcher.ko $(TESTMOD_DIR)/*.ko
 # Debian programs copied into the initramfs with their shared libraries
 GUEST_PROGRAMS	?= /usr/bin/stress-ng
 
-QEMU_ACCEL	?= tcg
+QEMU_ACCEL	?= tcg,thread=single
 QEMU_TIMEOUT	?= 1200
 QEMU_SMP	?= 2
 QEMU_MEM	?= 512M

@@ -14,7 +14,9 @@
 #                     initramfs is optional (root=/dev/vda in --append)
 #   --log FILE        console log (default: console.log)
 #   --append STRING   extra kernel command line
-#   --accel NAME      tcg (default) or kvm
+#   --accel NAME      QEMU's -accel value: tcg,thread=single (default),
+#                     tcg (multi-threaded TCG) or kvm; QEMU_ACCEL sets
+#                     the default
 #   --smp N           CPUs (default 2)
 #   --mem SIZE        memory (default 512M)
 #   --timeout SECS    host-side limit, 0 for none (default 600)
@@ -29,7 +31,16 @@ initrd=
 drive=
 log=console.log
 append=
-accel=${QEMU_ACCEL:-tcg}
+# One host thread for all vCPUs (round-robin TCG), not QEMU's default of
+# one thread per vCPU (MTTCG).  With MTTCG, QEMU 7.2 can keep a stale
+# translation of code that another vCPU is rewriting: a vCPU that
+# translated an int3 of text_poke_bp() just as the other vCPU replaced it
+# goes on executing that int3 for good (the kernel's int3 handler sees no
+# int3 in memory and returns to the same address), and the guest hangs
+# (RCU stall at the fentry site being patched, the other CPU waiting in
+# smp_call_function_many_cond()).  Seen about once in 25 boots of
+# test-kgr-hotplug.sh + test-kgr-idle.sh, never with thread=single.
+accel=${QEMU_ACCEL:-tcg,thread=single}
 smp=2
 mem=512M
 timeout=600
@@ -72,7 +83,7 @@ esac
 cmdline="console=ttyS0 panic=-1 oops=panic loglevel=7 printk.devkmsg=on${append:+ $append}"
 
 qemu=(qemu-system-x86_64 -accel "$accel")
-[ "$accel" = kvm ] && qemu+=(-cpu host)
+case $accel in kvm*) qemu+=(-cpu host) ;; esac
 qemu+=(-smp "$smp" -m "$mem" -nographic -no-reboot -nic none
        -kernel "$kernel")
 [ -n "$initrd" ] && qemu+=(-initrd "$initrd")
