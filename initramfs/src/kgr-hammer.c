@@ -4,22 +4,26 @@
  * kernel per read, until the file STOPFILE exists; every 8th trip fork a
  * child that makes 4 trips of its own and exits (fork/exit churn).
  *
- *   kgr-hammer STOPFILE
+ *   kgr-hammer [-a] STOPFILE
  *
  * Checks every trip: it saw one version only (first == last, no switch in
  * between), and no trip of this process saw an older version than an
- * earlier trip did. Prints
- *   "trips=T mixed=M new2old=N children=C badchildren=B"
- * and exits 0 when M, N and B are 0, 1 otherwise.
+ * earlier trip did; with -a (a revert runs meanwhile), versions may go
+ * back and forth between trips. Prints
+ *   "trips=T mixed=M new2old=N children=C badchildren=B flips=F"
+ * (F: how often the version changed from one trip to the next) and exits
+ * 0 when M, N and B are 0, 1 otherwise.
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static unsigned long trips, mixed, new2old;
-static int newest;
+static unsigned long trips, mixed, new2old, flips;
+static int newest, previous;
+static int any_order;
 
 static int trip(void)
 {
@@ -46,10 +50,13 @@ static int trip(void)
 	trips++;
 	if (first != last || o2n || n2o)
 		mixed++;
-	if (first < newest)
+	if (first < newest && !any_order)
 		new2old++;
 	if (last > newest)
 		newest = last;
+	if (previous && first != previous)
+		flips++;
+	previous = last;
 	return 0;
 }
 
@@ -59,8 +66,13 @@ int main(int argc, char **argv)
 	int i, status;
 	pid_t pid;
 
+	if (argc == 3 && !strcmp(argv[1], "-a")) {
+		any_order = 1;
+		argv++;
+		argc--;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s STOPFILE\n", argv[0]);
+		fprintf(stderr, "usage: %s [-a] STOPFILE\n", argv[0]);
 		return 2;
 	}
 
@@ -86,7 +98,7 @@ int main(int argc, char **argv)
 			badchildren++;
 	}
 
-	printf("trips=%lu mixed=%lu new2old=%lu children=%lu badchildren=%lu\n",
-	       trips, mixed, new2old, children, badchildren);
+	printf("trips=%lu mixed=%lu new2old=%lu children=%lu badchildren=%lu flips=%lu\n",
+	       trips, mixed, new2old, children, badchildren, flips);
 	return mixed || new2old || badchildren;
 }

@@ -16,6 +16,8 @@
  *   pause      pause(); SIGUSR1 (handled, no SA_RESTART) ends it
  *   nanosleep  nanosleep(MS)
  *   wait4      fork a child that sleeps MS and exits 7; wait4() for it
+ *   sigtimedwait  sigtimedwait() for SIGUSR2 (blocked), MS: a call that
+ *              kGraft does not nudge (it would return EINTR)
  *   ptrace     fork a child that stops itself under our ptrace, print
  *              "traced=PID"; read(0, 1 byte), then PTRACE_CONT the
  *              child, which sleeps MS and exits 7; wait4() for it
@@ -167,6 +169,14 @@ int main(int argc, char **argv)
 
 		start = now_ms();
 		ret = wait_child(pid);
+	} else if (!strcmp(mode, "sigtimedwait")) {
+		struct timespec ts = ms_to_ts(ms);
+		sigset_t set;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR2);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		ret = sigtimedwait(&set, NULL, &ts);
 	} else if (!strcmp(mode, "ptrace")) {
 		pid_t pid = sleeping_child(ms, 1);
 		int status;

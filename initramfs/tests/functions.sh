@@ -126,19 +126,27 @@ expect_log() {
 	kmsg_since_mark | grep -q -F "$1" || die "no '$1' in the kernel log"
 }
 
-# spin_across_patch MODE N OUT: a trip of kgr-probe MODE (spin or
+# spin_across MODE N OUT CMD...: a trip of kgr-probe MODE (spin or
 # spin_bh: kgr_test_fn_N() called in a loop for 4 s, in one system call)
-# that is under way when kgr_test_patch_N is loaded; wait for it and its
-# next system call, and print what it wrote to OUT.
-spin_across_patch() {
-	echo "$2" > $KGR_TEST/select
+# that is under way when CMD runs; wait for it and its next system call,
+# and print what it wrote to OUT.
+spin_across() {
+	local mode="$1" n="$2" out="$3"
+
+	shift 3
+	echo "$n" > $KGR_TEST/select
 	echo 4000 > $KGR_TEST/spin_ms
-	kgr-probe "$1" > "$3" 2>&1 &
-	wait_for "grep -q '^tid=' $3" 10 || die "kgr-probe did not start"
+	kgr-probe "$mode" > "$out" 2>&1 &
+	wait_for "grep -q '^tid=' $out" 10 || die "kgr-probe did not start"
 	sleep 1
-	load_mod "kgr_test_patch_$2"
-	wait_for "grep -q '^next=' $3" 30 || die "kgr-probe did not finish"
-	cat "$3"
+	"$@"
+	wait_for "grep -q '^next=' $out" 30 || die "kgr-probe did not finish"
+	cat "$out"
+}
+
+# spin_across_patch MODE N OUT: spin_across while kgr_test_patch_N loads.
+spin_across_patch() {
+	spin_across "$1" "$2" "$3" load_mod "kgr_test_patch_$2"
 }
 
 # The interrupt timers of kgr_test_target (its irq file):
@@ -198,6 +206,30 @@ kgr_show_in_progress() {
 	done
 }
 
+KGR_SYS=/sys/kernel/kgraft
+
+# kgr_reverted NAME: how many reverts of patch NAME the kernel log shows
+kgr_reverted() {
+	dmesg | grep -c "kgr: $1 is reverted"
+}
+
+# kgr_revert NAME: write 1 to the revert file of patch NAME (patch 0200).
+kgr_revert() {
+	KGR_REVERTED=$(kgr_reverted "$1")
+	log "% echo 1 > $KGR_SYS/$1/revert"
+	echo 1 > "$KGR_SYS/$1/revert" || die "kgr_revert: the revert of $1 was refused"
+}
+
+# kgr_wait_reverted NAME SECS: wait until the revert of NAME that
+# kgr_revert started is finalized.
+kgr_wait_reverted() {
+	wait_for '[ "$(kgr_reverted '"$1"')" -gt "$KGR_REVERTED" ]' "$2" || {
+		kgr_show_in_progress
+		die "the revert of $1 did not finalize within $2 s"
+	}
+	log "revert finalized"
+}
+
 # load_target: make sure kgr_test_target is loaded.
 load_target() {
 	[ -d $KGR_TEST ] || load_mod kgr_test_target
@@ -217,15 +249,15 @@ field() {
 		       END { print v }' "$2"
 }
 
-# hammers_start N: start N kgr-hammer processes, each calling the selected
-# function through /proc/kgr_test/spin, one trip per read, until
-# /tmp/hammer.stop exists.
+# hammers_start N [-a]: start N kgr-hammer processes, each calling the
+# selected function through /proc/kgr_test/spin, one trip per read, until
+# /tmp/hammer.stop exists (-a: versions may go back, a revert runs).
 hammers_start() {
 	local i=0
 
 	rm -f /tmp/hammer.stop /tmp/hammer.*.out
 	while [ $i -lt "$1" ]; do
-		kgr-hammer /tmp/hammer.stop > /tmp/hammer.$i.out 2>&1 &
+		kgr-hammer $2 /tmp/hammer.stop > /tmp/hammer.$i.out 2>&1 &
 		i=$((i + 1))
 	done
 }

@@ -3,7 +3,8 @@
 #
 # While a function is patched, the modules the live stub uses stay
 # (issue 11, item 7; patch 0151): the patch module, even when it has a
-# module_exit (kgr_test_patch_exit, patching kgr_test_fn_23), holds its
+# module_exit (kgr_test_patch_23 has one, as every kgr_test_patch_N since
+# the revert of patch 0200 let them go), holds its
 # ftrace_ops, its replacement and the stub itself; the target module
 # (kgr_test_target) holds the function that ftrace's filter points at.
 # rmmod of either must fail, and the function must keep working.
@@ -14,15 +15,15 @@
 
 start_test "the patch module and the target module stay while patched"
 load_target
-load_mod kgr_test_patch_exit
+load_mod kgr_test_patch_23
 assert_eq 2 "$(fn_version 23)" "kgr_test_fn_23() after the patch"
 kgr_wait_finalized 45
 
-log "% rmmod kgr_test_patch_exit (must fail)"
-rmmod kgr_test_patch_exit &&
+log "% rmmod kgr_test_patch_23 (must fail)"
+rmmod kgr_test_patch_23 &&
 	die "the patch module was removed under its live stub"
-grep -q '^kgr_test_patch_exit ' /proc/modules ||
-	die "kgr_test_patch_exit is not in /proc/modules"
+grep -q '^kgr_test_patch_23 ' /proc/modules ||
+	die "kgr_test_patch_23 is not in /proc/modules"
 assert_eq 2 "$(fn_version 23)" "kgr_test_fn_23() after the refused rmmod"
 
 log "% rmmod kgr_test_target (must fail)"

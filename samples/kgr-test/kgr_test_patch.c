@@ -5,8 +5,9 @@
  * N: "#define KGR_TEST_FN N" followed by an #include of this file.
  *
  * Unlike the RFC's sample it fails to load when kgr_start_patching()
- * fails, and it cannot be unloaded (no module_exit): removing a kGraft
- * patch is not supported.
+ * fails. It has a module_exit, so that it can be removed once its patch
+ * is reverted (patch 0200); while the patch is applied kGraft holds the
+ * module (patch 0151) and rmmod fails.
  *
  * fail_nth=K (with CONFIG_FAULT_INJECTION): make the K-th fault-injection
  * point (failslab) that kgr_start_patching() reaches fail, the way
@@ -75,5 +76,11 @@ static int __init kgr_test_patch_init(void)
 	return kgr_test_start_patching();
 }
 module_init(kgr_test_patch_init);
+
+/* only reached after the revert: the core holds the module until then */
+static void __exit kgr_test_patch_exit(void)
+{
+}
+module_exit(kgr_test_patch_exit);
 MODULE_DESCRIPTION("kGraft test patch for kgr_test_target");
 MODULE_LICENSE("GPL");

@@ -119,6 +119,10 @@ KGR_TEST_FN_DEFINE(25)
 KGR_TEST_FN_DEFINE(26)
 KGR_TEST_FN_DEFINE(27)
 KGR_TEST_FN_DEFINE(28)
+KGR_TEST_FN_DEFINE(29)
+KGR_TEST_FN_DEFINE(30)
+KGR_TEST_FN_DEFINE(31)
+KGR_TEST_FN_DEFINE(32)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
@@ -128,6 +132,7 @@ static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_17, kgr_test_fn_18, kgr_test_fn_19, kgr_test_fn_20,
 	kgr_test_fn_21, kgr_test_fn_22, kgr_test_fn_23, kgr_test_fn_24,
 	kgr_test_fn_25, kgr_test_fn_26, kgr_test_fn_27, kgr_test_fn_28,
+	kgr_test_fn_29, kgr_test_fn_30, kgr_test_fn_31, kgr_test_fn_32,
 };
 
 static unsigned int kgr_test_selected = 1;

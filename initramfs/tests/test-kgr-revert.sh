@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Revert (issue 12, item 1; patch 0200). A finalized patch is taken back
+# through the same universe model in reverse: a task keeps the new code
+# until it crosses and runs the old code after; then the stubs go, and the
+# patch module can be removed and loaded again. Bad requests are refused
+# with a clear error and change nothing. Under stress, reverting and
+# re-applying gives no mixed trip.
+#
+# kgr-timeout: 240
+
+. "$(dirname "$0")/functions.sh"
+
+P=kgr_test_patch_29
+
+start_test "a finalized patch is reverted: old code again, its module can go"
+load_target
+assert_eq 1 "$(fn_version 29)" "kgr_test_fn_29() before the patch"
+load_mod $P
+kgr_wait_finalized 30
+assert_eq 2 "$(fn_version 29)" "kgr_test_fn_29() patched"
+[ -d "$KGR_SYS/$P" ] || die "no $KGR_SYS/$P"
+if rmmod $P 2>/dev/null; then
+	die "$P was removed while applied"
+fi
+kgr_revert $P
+kgr_wait_reverted $P 30
+assert_eq 1 "$(fn_version 29)" "kgr_test_fn_29() after the revert"
+[ -e "$KGR_SYS/$P" ] && die "$KGR_SYS/$P is still there"
+unload_mod $P
+load_mod $P
+kgr_wait_finalized 30
+assert_eq 2 "$(fn_version 29)" "kgr_test_fn_29() patched again"
+
+start_test "a trip under way when the revert starts keeps the new code to its end"
+spin_across spin 29 /tmp/spin.out kgr_revert $P
+calls=$(field calls /tmp/spin.out)
+[ "${calls:-0}" -gt 100 ] || die "only ${calls:-0} calls in the trip"
+assert_eq 0 "$(field new2old /tmp/spin.out)" "new-to-old switches within the trip"
+assert_eq 0 "$(field old2new /tmp/spin.out)" "old-to-new switches within the trip"
+assert_eq 2 "$(field first /tmp/spin.out)" "first call of the trip"
+assert_eq 2 "$(field last /tmp/spin.out)" "last call of the trip"
+assert_eq 1 "$(field next /tmp/spin.out)" "the next system call"
+kgr_wait_reverted $P 30
+unload_mod $P
+
+start_test "bad revert requests are refused and change nothing"
+load_mod $P
+kgr_wait_finalized 30
+for v in 0 2 x ''; do
+	log "% echo '$v' > $KGR_SYS/$P/revert (must fail)"
+	if echo "$v" > "$KGR_SYS/$P/revert"; then
+		die "'$v' was accepted"
+	fi
+done
+assert_eq 2 "$(fn_version 29)" "kgr_test_fn_29() after the bad requests"
+assert_eq 0 "$(cat $KGR_SYS/in_progress)" "in_progress after the bad requests"
+
+start_test "no revert while another transition is in progress"
+hold_transition /tmp/hold.out
+load_mod kgr_test_patch_30
+log "% echo 1 > $KGR_SYS/$P/revert (must fail: kgr_test_patch_30 is in transition)"
+if echo 1 > "$KGR_SYS/$P/revert"; then
+	die "a revert started during another transition"
+fi
+expect_log "kgr: can't revert $P: another transition is in progress"
+log "% echo 1 > $KGR_SYS/kgr_test_patch_30/revert (must fail: its own transition)"
+if echo 1 > "$KGR_SYS/kgr_test_patch_30/revert"; then
+	die "a patch was reverted during its own transition"
+fi
+release_hold /tmp/hold.out
+kgr_wait_finalized 30
+assert_eq 2 "$(fn_version 29)" "kgr_test_fn_29() after the refused revert"
+assert_eq 2 "$(fn_version 30)" "kgr_test_fn_30() patched"
+# the next valid requests succeed
+kgr_revert kgr_test_patch_30
+kgr_wait_reverted kgr_test_patch_30 30
+unload_mod kgr_test_patch_30
+assert_eq 1 "$(fn_version 30)" "kgr_test_fn_30() reverted"
+
+start_test "revert and re-apply under stress: no mixed trip"
+echo 29 > $KGR_TEST/select
+echo 5 > $KGR_TEST/spin_ms
+hammers_start 4 -a
+sleep 1
+kgr_revert $P
+kgr_wait_reverted $P 60
+unload_mod $P
+load_mod $P
+kgr_wait_finalized 60
+hammers_stop 4
+wait
+log "hammers: $HAMMER_TRIPS trips: $(cat /tmp/hammer.*.out | tr "\n" " ")"
+[ "$HAMMER_TRIPS" -gt 0 ] || die "the hammers made no trip"
+# each went 2 -> 1 (revert) -> 2 (patch): at most two changes, no flapping
+for f in /tmp/hammer.*.out; do
+	[ "$(field flips "$f")" -le 2 ] || die "$f: the version flapped: $(cat "$f")"
+done
+kgr_revert $P
+kgr_wait_reverted $P 60
+unload_mod $P
+assert_eq 1 "$(fn_version 29)" "kgr_test_fn_29() at the end"
+log "ok"
+exit 0
