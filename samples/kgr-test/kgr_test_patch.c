@@ -32,9 +32,14 @@
 #define KGR_TEST_PATCHED(patch, old, new)	KGR_PATCHED_FUNCTION(patch, old, new)
 #define KGR_TEST_PATCH(old)			KGR_PATCH(old)
 
+/* what the new function returns; kgr_test_stack returns 3 */
+#ifndef KGR_TEST_RET
+#define KGR_TEST_RET	KGR_TEST_NEW
+#endif
+
 static noinline int KGR_TEST_NEW_FN(void)
 {
-	return KGR_TEST_NEW;
+	return KGR_TEST_RET;
 }
 KGR_TEST_PATCHED(patch, KGR_TEST_OLD_FN, KGR_TEST_NEW_FN);
 

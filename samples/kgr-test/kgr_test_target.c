@@ -123,6 +123,7 @@ KGR_TEST_FN_DEFINE(29)
 KGR_TEST_FN_DEFINE(30)
 KGR_TEST_FN_DEFINE(31)
 KGR_TEST_FN_DEFINE(32)
+KGR_TEST_FN_DEFINE(33)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
@@ -133,6 +134,7 @@ static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_21, kgr_test_fn_22, kgr_test_fn_23, kgr_test_fn_24,
 	kgr_test_fn_25, kgr_test_fn_26, kgr_test_fn_27, kgr_test_fn_28,
 	kgr_test_fn_29, kgr_test_fn_30, kgr_test_fn_31, kgr_test_fn_32,
+	kgr_test_fn_33,
 };
 
 static unsigned int kgr_test_selected = 1;
