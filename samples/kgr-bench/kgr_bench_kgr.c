@@ -7,7 +7,8 @@
  * The new function does what the old one does (count, return), so that
  * the benchmark measures the redirection and nothing else. After
  * kgr_start_patching() the module logs the size of the ftrace trampoline
- * that ftrace made for the patch's ftrace_ops (memory per function).
+ * that ftrace made for the function (memory per function): since patch
+ * 0202 the ftrace_ops is kGraft's, one per patched function.
  */
 #include <linux/kgr.h>
 #include <linux/module.h>
@@ -22,7 +23,6 @@
 #define KGR_BENCH_CAT(a, b)	KGR_BENCH_CAT_(a, b)
 #define KGR_BENCH_OLD_FN	KGR_BENCH_CAT(kgr_bench_fn_, KGR_BENCH_FN)
 #define KGR_BENCH_NEW_FN	KGR_BENCH_CAT(kgr_bench_kgr_fn_, KGR_BENCH_FN)
-#define KGR_BENCH_OPS		KGR_BENCH_CAT(__kgr_patch_ftrace_ops_, KGR_BENCH_OLD_FN)
 
 /* indirections, so that the macros' # and ## see the expanded names */
 #define KGR_BENCH_PATCHED(patch, old, new)	KGR_PATCHED_FUNCTION(patch, old, new)
@@ -51,7 +51,8 @@ static int __init kgr_bench_kgr_init(void)
 
 	if (!ret)
 		pr_info("kgr-bench: %s: ftrace trampoline %lu bytes\n",
-			THIS_MODULE->name, KGR_BENCH_OPS.trampoline_size);
+			THIS_MODULE->name,
+			kgr_trampoline_size(KGR_BENCH_PATCH(KGR_BENCH_OLD_FN)));
 	return ret;
 }
 module_init(kgr_bench_kgr_init);

@@ -43,7 +43,13 @@ static noinline int KGR_TEST_NEW_FN(void)
 }
 KGR_TEST_PATCHED(patch, KGR_TEST_OLD_FN, KGR_TEST_NEW_FN);
 
+/* kgr_test_replace replaces every earlier patch (patch 0203) */
+#ifndef KGR_TEST_REPLACE_ALL
+#define KGR_TEST_REPLACE_ALL	false
+#endif
+
 static struct kgr_patch patch = {
+	.replace_all = KGR_TEST_REPLACE_ALL,
 	.patches = {
 		KGR_TEST_PATCH(KGR_TEST_OLD_FN),
 		KGR_PATCH_END

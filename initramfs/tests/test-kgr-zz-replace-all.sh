@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Replace-all (issue 12, item 3; patch 0203). kgr_test_patch_34 and
+# kgr_test_patch_35 make kgr_test_fn_34() and kgr_test_fn_35() return 2;
+# kgr_test_stack patches kgr_test_fn_33() on top of kgr_test_patch_33.
+# kgr_test_replace, a cumulative patch of kgr_test_fn_34() alone (it
+# returns 3), replaces all of them in one transition: kgr_test_fn_35()
+# and kgr_test_fn_33() run their own code again, and the earlier patch
+# modules can be removed. A trip under way during the replacement keeps
+# the version it started with.
+#
+# It runs after the other kgr tests (hence its name): in a whole run it
+# replaces every patch they left applied.
+#
+# kgr-timeout: 180
+
+. "$(dirname "$0")/functions.sh"
+
+R=kgr_test_replace
+
+start_test "a cumulative patch replaces every earlier patch in one transition"
+load_target
+for m in kgr_test_patch_34 kgr_test_patch_35 kgr_test_patch_33 kgr_test_stack; do
+	start_test "replace: $m applied first"
+	load_mod $m
+	kgr_wait_finalized 30
+done
+assert_eq 2 "$(fn_version 34)" "kgr_test_fn_34() before"
+assert_eq 2 "$(fn_version 35)" "kgr_test_fn_35() before"
+assert_eq 3 "$(fn_version 33)" "kgr_test_fn_33() before"
+
+start_test "replace: a trip under way keeps the version it started with"
+spin_across spin 35 /tmp/spin.out load_mod $R
+calls=$(field calls /tmp/spin.out)
+[ "${calls:-0}" -gt 100 ] || die "only ${calls:-0} calls in the trip"
+assert_eq 2 "$(field first /tmp/spin.out)" "first call of the trip"
+assert_eq 2 "$(field last /tmp/spin.out)" "last call of the trip"
+assert_eq 0 "$(field old2new /tmp/spin.out)" "switches within the trip"
+assert_eq 0 "$(field new2old /tmp/spin.out)" "switches back within the trip"
+assert_eq 1 "$(field next /tmp/spin.out)" "the next system call: kgr_test_fn_35's own code"
+kgr_wait_finalized 30
+for m in kgr_test_patch_34 kgr_test_patch_35 kgr_test_patch_33 kgr_test_stack; do
+	wait_for "kmsg_since_mark | grep -q '^kgr: $m is replaced; its module can be removed'" 10 ||
+		die "no 'kgr: $m is replaced' in the log"
+	[ -e "$KGR_SYS/$m" ] && die "$KGR_SYS/$m is still there"
+	unload_mod $m
+done
+assert_eq 3 "$(fn_version 34)" "kgr_test_fn_34() replaced"
+assert_eq 1 "$(fn_version 35)" "kgr_test_fn_35() taken back"
+assert_eq 1 "$(fn_version 33)" "kgr_test_fn_33() taken back"
+assert_eq 1 "$(cat $KGR_SYS/$R/replace_all)" "$R/replace_all"
+assert_eq "kgr_test_fn_34 kgr_test_target 0 applied" "$(cat $KGR_SYS/$R/state)" "$R/state"
+# every patch applied before (in a whole run, those of the other tests)
+# is gone: the cumulative patch is the only one left
+assert_eq "in_progress $R" "$(ls $KGR_SYS | tr '\n' ' ' | sed 's/ $//')" "$KGR_SYS after the replacement"
+
+start_test "the cumulative patch is reverted like any other"
+kgr_revert $R
+kgr_wait_reverted $R 30
+unload_mod $R
+assert_eq 1 "$(fn_version 34)" "kgr_test_fn_34() after the revert"
+
+start_test "replace under stress: no mixed trip in a function taken back"
+# every trip of kgr_test_fn_35() sees 2 (kgr_test_patch_35) or 1 (taken
+# back), never both: a task that crossed runs the function's own code
+# from then on, not the earlier patch until the end of the transition
+load_mod kgr_test_patch_35
+kgr_wait_finalized 30
+echo 35 > $KGR_TEST/select
+echo 5 > $KGR_TEST/spin_ms
+hammers_start 4 -a
+sleep 1
+start_test "replace under stress: the cumulative patch"
+load_mod $R
+kgr_wait_finalized 60
+sleep 1
+hammers_stop 4
+wait
+log "hammers: $HAMMER_TRIPS trips: $(cat /tmp/hammer.*.out | tr "\n" " ")"
+[ "$HAMMER_TRIPS" -gt 0 ] || die "the hammers made no trip"
+unload_mod kgr_test_patch_35
+kgr_revert $R
+kgr_wait_reverted $R 30
+unload_mod $R
+assert_eq 1 "$(fn_version 35)" "kgr_test_fn_35() at the end"
+log "ok"
+exit 0
