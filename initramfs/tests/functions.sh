@@ -144,6 +144,21 @@ spin_across() {
 	cat "$out"
 }
 
+# assert_one_trip OUT V NEXT: the trip that kgr-probe wrote to OUT made
+# more than 100 calls, all of which returned V (no switch between two
+# calls), and the next system call got NEXT.
+assert_one_trip() {
+	local calls
+
+	calls=$(field calls "$1")
+	[ "${calls:-0}" -gt 100 ] || die "only ${calls:-0} calls in the trip"
+	assert_eq 0 "$(field new2old "$1")" "new-to-old switches within the trip"
+	assert_eq 0 "$(field old2new "$1")" "old-to-new switches within the trip"
+	assert_eq "$2" "$(field first "$1")" "first call of the trip"
+	assert_eq "$2" "$(field last "$1")" "last call of the trip"
+	assert_eq "$3" "$(field next "$1")" "the next system call"
+}
+
 # spin_across_patch MODE N OUT: spin_across while kgr_test_patch_N loads.
 spin_across_patch() {
 	spin_across "$1" "$2" "$3" load_mod "kgr_test_patch_$2"
@@ -284,6 +299,22 @@ hammers_stop() {
 		done
 	done
 	assert_eq 0 "$bad" "hammers that saw mixed or new-to-old trips"
+}
+
+# hammers_stop_flips N MAX: hammers_stop N for hammers started with -a,
+# reap them, log what each saw, and fail when they made no trip or when
+# one saw the version change more than MAX times (flapping).
+hammers_stop_flips() {
+	local f
+
+	hammers_stop "$1"
+	wait
+	log "hammers: $HAMMER_TRIPS trips: $(cat /tmp/hammer.*.out | tr "\n" " ")"
+	[ "$HAMMER_TRIPS" -gt 0 ] || die "the hammers made no trip"
+	for f in /tmp/hammer.*.out; do
+		[ "$(field flips "$f")" -le "$2" ] ||
+			die "$f: the version flapped: $(cat "$f")"
+	done
 }
 
 # block_trip N OUT: start kgr-probe -w trip on kgr_test_fn_N() in the

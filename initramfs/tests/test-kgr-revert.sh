@@ -35,13 +35,7 @@ assert_eq 2 "$(fn_version 29)" "kgr_test_fn_29() patched again"
 
 start_test "a trip under way when the revert starts keeps the new code to its end"
 spin_across spin 29 /tmp/spin.out kgr_revert $P
-calls=$(field calls /tmp/spin.out)
-[ "${calls:-0}" -gt 100 ] || die "only ${calls:-0} calls in the trip"
-assert_eq 0 "$(field new2old /tmp/spin.out)" "new-to-old switches within the trip"
-assert_eq 0 "$(field old2new /tmp/spin.out)" "old-to-new switches within the trip"
-assert_eq 2 "$(field first /tmp/spin.out)" "first call of the trip"
-assert_eq 2 "$(field last /tmp/spin.out)" "last call of the trip"
-assert_eq 1 "$(field next /tmp/spin.out)" "the next system call"
+assert_one_trip /tmp/spin.out 2 1
 kgr_wait_reverted $P 30
 unload_mod $P
 
@@ -89,14 +83,8 @@ kgr_wait_reverted $P 60
 unload_mod $P
 load_mod $P
 kgr_wait_finalized 60
-hammers_stop 4
-wait
-log "hammers: $HAMMER_TRIPS trips: $(cat /tmp/hammer.*.out | tr "\n" " ")"
-[ "$HAMMER_TRIPS" -gt 0 ] || die "the hammers made no trip"
-# each went 2 -> 1 (revert) -> 2 (patch): at most two changes, no flapping
-for f in /tmp/hammer.*.out; do
-	[ "$(field flips "$f")" -le 2 ] || die "$f: the version flapped: $(cat "$f")"
-done
+# each went 2 -> 1 (revert) -> 2 (patch): at most two changes
+hammers_stop_flips 4 2
 kgr_revert $P
 kgr_wait_reverted $P 60
 unload_mod $P

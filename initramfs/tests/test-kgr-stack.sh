@@ -23,13 +23,8 @@ assert_eq 2 "$(fn_version 33)" "kgr_test_fn_33() with $A"
 
 start_test "a trip under way when the second patch loads keeps the first patch's version"
 spin_across spin 33 /tmp/spin.out load_mod $B
-calls=$(field calls /tmp/spin.out)
-[ "${calls:-0}" -gt 100 ] || die "only ${calls:-0} calls in the trip"
-assert_eq 2 "$(field first /tmp/spin.out)" "first call of the trip"
-assert_eq 2 "$(field last /tmp/spin.out)" "last call of the trip"
-assert_eq 0 "$(field old2new /tmp/spin.out)" "switches within the trip"
-assert_eq 0 "$(field new2old /tmp/spin.out)" "switches back within the trip"
-assert_eq 3 "$(field next /tmp/spin.out)" "the next system call"
+# the first patch's version to the end of the trip, the second's after
+assert_one_trip /tmp/spin.out 2 3
 kgr_wait_finalized 30
 assert_eq 3 "$(fn_version 33)" "kgr_test_fn_33() with $A and $B"
 assert_eq "kgr_test_fn_33 kgr_test_target 0 applied" "$(cat $KGR_SYS/$B/state)" "state of $B"
@@ -44,11 +39,8 @@ assert_eq 3 "$(fn_version 33)" "kgr_test_fn_33() after the refused revert"
 
 start_test "a trip under way when the top patch is reverted keeps its version"
 spin_across spin 33 /tmp/spin.out kgr_revert $B
-assert_eq 3 "$(field first /tmp/spin.out)" "first call of the trip"
-assert_eq 3 "$(field last /tmp/spin.out)" "last call of the trip"
-assert_eq 0 "$(field old2new /tmp/spin.out)" "switches within the trip"
-assert_eq 0 "$(field new2old /tmp/spin.out)" "switches back within the trip"
-assert_eq 2 "$(field next /tmp/spin.out)" "the next system call: the first patch again"
+# the second patch's version to the end of the trip, the first's after
+assert_one_trip /tmp/spin.out 3 2
 kgr_wait_reverted $B 30
 unload_mod $B
 assert_eq 2 "$(fn_version 33)" "kgr_test_fn_33() with $A alone"
@@ -69,13 +61,8 @@ load_mod $B
 kgr_wait_finalized 60
 kgr_revert $B
 kgr_wait_reverted $B 60
-hammers_stop 4
-wait
-log "hammers: $HAMMER_TRIPS trips: $(cat /tmp/hammer.*.out | tr "\n" " ")"
-[ "$HAMMER_TRIPS" -gt 0 ] || die "the hammers made no trip"
-for f in /tmp/hammer.*.out; do
-	[ "$(field flips "$f")" -le 3 ] || die "$f: the version flapped: $(cat "$f")"
-done
+# 1 -> 2 (first patch) -> 3 (second) -> 2 (its revert): three changes
+hammers_stop_flips 4 3
 unload_mod $B
 kgr_revert $A
 kgr_wait_reverted $A 60
