@@ -126,6 +126,8 @@ KGR_TEST_FN_DEFINE(32)
 KGR_TEST_FN_DEFINE(33)
 KGR_TEST_FN_DEFINE(34)
 KGR_TEST_FN_DEFINE(35)
+KGR_TEST_FN_DEFINE(36)
+KGR_TEST_FN_DEFINE(37)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
@@ -136,7 +138,8 @@ static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_21, kgr_test_fn_22, kgr_test_fn_23, kgr_test_fn_24,
 	kgr_test_fn_25, kgr_test_fn_26, kgr_test_fn_27, kgr_test_fn_28,
 	kgr_test_fn_29, kgr_test_fn_30, kgr_test_fn_31, kgr_test_fn_32,
-	kgr_test_fn_33, kgr_test_fn_34, kgr_test_fn_35,
+	kgr_test_fn_33, kgr_test_fn_34, kgr_test_fn_35, kgr_test_fn_36,
+	kgr_test_fn_37,
 };
 
 static unsigned int kgr_test_selected = 1;

@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Coexistence (issue 12, item 8), as SUSE's qa_test_klp checked it: a
+# function patched by kGraft can be traced by the function tracer and
+# probed with a kprobe and a kretprobe, and the patch keeps working; a
+# function cannot be redirected by kGraft and by livepatch at once, and
+# whichever comes second is refused cleanly (nothing half-done, and the
+# next valid request succeeds).
+#
+# kgr-timeout: 180
+
+. "$(dirname "$0")/functions.sh"
+
+T=/sys/kernel/tracing
+
+# traced_fn37: how many lines of the trace name kgr_test_fn_37
+traced_fn37() {
+	grep -c 'kgr_test_fn_37' $T/trace
+}
+
+start_test "the function tracer, a kprobe and a kretprobe on a patched function"
+load_target
+[ -d $T/events ] || mount -t tracefs nodev $T || die "cannot mount tracefs"
+[ -f $T/kprobe_events ] || skip "no kprobe events in this kernel"
+load_mod kgr_test_patch_37
+kgr_wait_finalized 30
+assert_eq 2 "$(fn_version 37)" "kgr_test_fn_37() patched"
+
+echo > $T/trace
+echo kgr_test_fn_37 > $T/set_ftrace_filter
+echo function > $T/current_tracer
+assert_eq 2 "$(fn_version 37)" "kgr_test_fn_37() patched and traced"
+n=$(traced_fn37)
+log "function tracer: $n lines name kgr_test_fn_37"
+[ "$n" -ge 1 ] || die "the function tracer saw no call of kgr_test_fn_37"
+echo nop > $T/current_tracer
+echo > $T/set_ftrace_filter
+
+echo > $T/trace
+echo 'p:kgrtest_entry kgr_test_fn_37' > $T/kprobe_events
+echo 'r:kgrtest_ret kgr_test_fn_37 ret=$retval' >> $T/kprobe_events
+echo 1 > $T/events/kprobes/enable
+assert_eq 2 "$(fn_version 37)" "kgr_test_fn_37() patched, with a kprobe and a kretprobe"
+echo 0 > $T/events/kprobes/enable
+log "kprobes: $(grep -c kgrtest_entry $T/trace) entry, $(grep -c kgrtest_ret $T/trace) return lines"
+grep -q 'kgrtest_entry' $T/trace || die "the kprobe did not fire"
+# the kretprobe sees what the caller gets: the new version's value
+grep -q 'kgrtest_ret.*ret=0x2' $T/trace ||
+	die "the kretprobe did not see the patched return value: $(grep kgrtest_ret $T/trace | head -n 2)"
+echo > $T/kprobe_events
+
+kgr_revert kgr_test_patch_37
+kgr_wait_reverted kgr_test_patch_37 30
+unload_mod kgr_test_patch_37
+assert_eq 1 "$(fn_version 37)" "kgr_test_fn_37() reverted"
+
+start_test "kGraft and livepatch on one function: the second is refused cleanly"
+[ -d /sys/kernel/livepatch ] || skip "no CONFIG_LIVEPATCH"
+load_mod kgr_test_patch_36
+kgr_wait_finalized 30
+log "% insmod kgr_test_klp.ko (must fail: kGraft patches kgr_test_fn_36)"
+if insmod "$MODDIR/kgr_test_klp.ko"; then
+	die "livepatch patched a function that kGraft patches"
+fi
+[ -e /sys/kernel/livepatch/kgr_test_klp ] && die "a livepatch directory was left behind"
+assert_eq 2 "$(fn_version 36)" "kgr_test_fn_36() after the refused livepatch"
+kgr_revert kgr_test_patch_36
+kgr_wait_reverted kgr_test_patch_36 30
+unload_mod kgr_test_patch_36
+
+load_mod kgr_test_klp
+wait_for '[ "$(cat /sys/kernel/livepatch/kgr_test_klp/transition)" = 0 ]' 30 ||
+	die "the livepatch transition did not finish"
+assert_eq 4 "$(fn_version 36)" "kgr_test_fn_36() livepatched"
+log "% insmod kgr_test_patch_36.ko (must fail: livepatch patches kgr_test_fn_36)"
+if insmod "$MODDIR/kgr_test_patch_36.ko"; then
+	die "kGraft patched a function that livepatch patches"
+fi
+expect_log "kgr: registering ftrace function for kgr_test_fn_36 failed (-16)"
+[ -e "$KGR_SYS/kgr_test_patch_36" ] && die "$KGR_SYS/kgr_test_patch_36 was left behind"
+assert_eq 0 "$(cat $KGR_SYS/in_progress)" "in_progress after the refused patch"
+assert_eq 4 "$(fn_version 36)" "kgr_test_fn_36() after the refused kGraft patch"
+
+# the next valid requests succeed
+echo 0 > /sys/kernel/livepatch/kgr_test_klp/enabled
+wait_for '[ ! -e /sys/kernel/livepatch/kgr_test_klp ]' 30 ||
+	die "the livepatch was not disabled"
+unload_mod kgr_test_klp
+assert_eq 1 "$(fn_version 36)" "kgr_test_fn_36() after the livepatch"
+load_mod kgr_test_patch_36
+kgr_wait_finalized 30
+assert_eq 2 "$(fn_version 36)" "kgr_test_fn_36() patched by kGraft again"
+kgr_revert kgr_test_patch_36
+kgr_wait_reverted kgr_test_patch_36 30
+unload_mod kgr_test_patch_36
+log "ok"
+exit 0
