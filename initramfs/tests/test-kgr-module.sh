@@ -86,7 +86,7 @@ load_mod kgr_test_modbad
 kgr_wait_finalized 30
 assert_eq 0 "$(cat $KGR_SYS/force_load_module)" "force_load_module by default"
 refuse $M
-expect_log "kgr: can't patch kgr_test_mod:kgr_test_mod_nosuch for kgr_test_modbad (-2): module kgr_test_mod is not loaded"
+expect_log "kgr: can't patch kgr_test_mod:kgr_test_mod_nosuch for kgr_test_modbad (-2): module kgr_test_mod does not load"
 load_mod $P
 kgr_settle
 refuse $M
@@ -114,6 +114,7 @@ no_complaint "with the bad module patch"
 start_test "a module loaded during a transition joins it"
 kgr_revert $P
 kgr_wait_reverted $P 30
+unload_mod $P
 unload_mod $M
 hold_transition /tmp/hold.out
 load_mod $P
