@@ -46,6 +46,12 @@ kgr_wait_finalized 30
 assert_eq 3 "$(cat /proc/kgr_test_mod/version)" "kgr_test_mod_fn() with a patch on top"
 assert_eq kgr_test_modpatch2 "$(cat $KGR_SYS/$S/refs)" "the refs of $S"
 assert_eq "" "$(cat $KGR_SYS/kgr_test_modpatch2/refs)" "the refs of the top patch"
+kgr patches | grep -A4 "^$S\$" > /tmp/kgr-patches.out
+assert_eq "$S
+    kgr_test_fn_38 kgr_test_target 0 applied
+    kgr_test_mod_fn kgr_test_mod 0 applied
+    kgr_test_dup_fn kgr_test_dup 1 applied
+    refs: kgr_test_modpatch2" "$(cat /tmp/kgr-patches.out)" "kgr patches"
 log "% echo 1 > $KGR_SYS/$S/revert (must fail: kgr_test_modpatch2 is on top)"
 if echo 1 > "$KGR_SYS/$S/revert"; then
 	die "$S was reverted under kgr_test_modpatch2"
