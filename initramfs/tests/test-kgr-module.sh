@@ -48,6 +48,7 @@ assert_eq "kgr_test_mod applied" "$(mod_state $P)" "the state of the function"
 unload_mod $M
 [ -d $MP ] && die "$MP is still there"
 assert_eq "kgr_test_mod unloaded" "$(mod_state $P)" "the state after rmmod $M"
+expect_log "kgr: kgr_test_mod:kgr_test_mod_fn: module kgr_test_mod is going; $P waits for its next load"
 no_complaint "when the target module went"
 
 start_test "the module loaded again: patched before its init runs"
@@ -55,6 +56,7 @@ load_mod $M
 assert_eq 2 "$(cat $MP/init)" "the call in the module's init"
 assert_eq 2 "$(cat $MP/version)" "kgr_test_mod_fn() after the reload"
 assert_eq "kgr_test_mod applied" "$(mod_state $P)" "the state after the reload"
+expect_log "kgr: kgr_test_mod:kgr_test_mod_fn: patched by $P as module kgr_test_mod loads"
 no_complaint "when the target module came back"
 
 start_test "patches of a module that is not loaded wait for it, and stack in order"
