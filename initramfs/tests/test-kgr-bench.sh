@@ -140,8 +140,20 @@ done < $B/sizes
 
 # baseline: a function that is never patched
 call base unpatched 0 0
+# kGraft's handler after the transition (the RFC's fast stub), then the
+# direct call of patch 0300 on a function of its own (kgr_bench_kgr_12:
+# the transitions below use 2 to 11)
+DIRECT=/sys/module/kgr/parameters/direct
+[ -f $DIRECT ] && echo 0 > $DIRECT
 percall kgr 1 kgr_bench_kgr_1
 out "trampoline $(kmsg_since_mark | sed -n 's/^kgr-bench: kgr_bench_kgr_1: ftrace trampoline \([0-9]*\) bytes$/\1/p')"
+if [ -f $DIRECT ]; then
+	echo 1 > $DIRECT
+	load_mod kgr_bench_kgr_12
+	wait_for 'kmsg_since_mark | grep -q "functions called directly"' "$TRANS_TIMEOUT" ||
+		die "kgr_bench_kgr_12: no direct call after $TRANS_TIMEOUT s"
+	call kgr direct 12 0
+fi
 percall klp $KLP_BASE kgr_bench_klp_$KLP_BASE
 
 if [ "$MODE" != percall ]; then

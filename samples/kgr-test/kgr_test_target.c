@@ -129,6 +129,7 @@ KGR_TEST_FN_DEFINE(35)
 KGR_TEST_FN_DEFINE(36)
 KGR_TEST_FN_DEFINE(37)
 KGR_TEST_FN_DEFINE(38)
+KGR_TEST_FN_DEFINE(39)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
@@ -140,7 +141,7 @@ static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_25, kgr_test_fn_26, kgr_test_fn_27, kgr_test_fn_28,
 	kgr_test_fn_29, kgr_test_fn_30, kgr_test_fn_31, kgr_test_fn_32,
 	kgr_test_fn_33, kgr_test_fn_34, kgr_test_fn_35, kgr_test_fn_36,
-	kgr_test_fn_37, kgr_test_fn_38,
+	kgr_test_fn_37, kgr_test_fn_38, kgr_test_fn_39,
 };
 
 static unsigned int kgr_test_selected = 1;

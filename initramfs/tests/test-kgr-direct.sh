@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The finalized path (issue 14, item 1; patch 0300). Once a patch is
+# finalized, its function is called through ftrace's direct call (ftrace's
+# enabled_functions shows it Direct, without the handler's IPMODIFY ops),
+# and it still runs the new code; ftrace_enabled=0 is refused; the
+# function tracer, a kprobe and a kretprobe work on it; a second patch of
+# it and a revert bring the handler back first, and the direct call comes
+# back once finalized; kgr.direct=0 keeps the handler.
+#
+# kgr-timeout: 120
+
+. "$(dirname "$0")/functions.sh"
+
+T=/sys/kernel/tracing
+P=kgr_test_patch_39
+DIRECT=/sys/module/kgr/parameters/direct
+
+# ftrace_line: what enabled_functions says of kgr_test_fn_39, on one line
+# (empty: no ftrace user); a direct call adds a line "direct-->TARGET"
+ftrace_line() {
+	awk '/^kgr_test_fn_39 / { l = $0; getline n
+				   if (n ~ /^[ \t]+direct-->/) l = l " " n
+				   print l }' $T/enabled_functions
+}
+
+# wait_direct N: the log says "N functions called directly" (or more)
+wait_direct() {
+	wait_for 'kmsg_since_mark | grep -q "functions called directly"' 30 ||
+		die "no direct call within 30 s"
+	log "enabled_functions: $(ftrace_line)"
+	ftrace_line | grep -q 'direct-->' ||
+		die "kgr_test_fn_39 has no direct call: $(ftrace_line)"
+}
+
+start_test "a finalized function is called directly, and runs the new code"
+load_target
+[ -d $T/events ] || mount -t tracefs nodev $T || die "cannot mount tracefs"
+[ -f $DIRECT ] || die "no $DIRECT"
+assert_eq Y "$(cat $DIRECT)" "kgr.direct by default"
+load_mod $P
+kgr_wait_finalized 30
+wait_direct
+ftrace_line | grep -q ' I ' && die "the handler's IPMODIFY ops is still there: $(ftrace_line)"
+assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() called directly"
+log "% echo 0 > /proc/sys/kernel/ftrace_enabled (must fail)"
+if echo 0 > /proc/sys/kernel/ftrace_enabled; then
+	echo 1 > /proc/sys/kernel/ftrace_enabled
+	die "ftrace_enabled=0 was accepted with a direct call"
+fi
+assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() after the refused ftrace_enabled=0"
+
+start_test "the function tracer, a kprobe and a kretprobe on a directly called function"
+echo > $T/trace
+echo kgr_test_fn_39 > $T/set_ftrace_filter
+echo function > $T/current_tracer
+assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() traced"
+grep -q 'kgr_test_fn_39' $T/trace || die "the function tracer saw no call"
+echo nop > $T/current_tracer
+echo > $T/set_ftrace_filter
+if [ -f $T/kprobe_events ]; then
+	echo > $T/trace
+	echo 'p:kgrtest_entry kgr_test_fn_39' > $T/kprobe_events
+	echo 'r:kgrtest_ret kgr_test_fn_39 ret=$retval' >> $T/kprobe_events
+	echo 1 > $T/events/kprobes/enable
+	assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() with a kprobe and a kretprobe"
+	echo 0 > $T/events/kprobes/enable
+	grep -q 'kgrtest_entry' $T/trace || die "the kprobe did not fire"
+	grep -q 'kgrtest_ret.*ret=0x2' $T/trace ||
+		die "the kretprobe did not see the new value: $(grep kgrtest_ret $T/trace | head -n 2)"
+	echo > $T/kprobe_events
+fi
+ftrace_line | grep -q 'direct-->' || die "the direct call went: $(ftrace_line)"
+
+start_test "a revert brings the handler back first; a new patch is called directly again"
+spin_across spin 39 /tmp/spin.out kgr_revert $P
+assert_one_trip /tmp/spin.out 2 1
+kgr_wait_reverted $P 30
+assert_eq 1 "$(fn_version 39)" "kgr_test_fn_39() reverted"
+assert_eq "" "$(ftrace_line)" "enabled_functions after the revert"
+unload_mod $P
+start_test "the direct call again, and kgr.direct=0 keeps the handler"
+load_mod $P
+kgr_wait_finalized 30
+wait_direct
+kgr_revert $P
+kgr_wait_reverted $P 30
+unload_mod $P
+echo 0 > $DIRECT
+load_mod $P
+kgr_wait_finalized 30
+sleep 2
+ftrace_line | grep -q 'direct-->' && die "kgr.direct=0, yet a direct call: $(ftrace_line)"
+ftrace_line | grep -q ' I ' || die "kgr.direct=0: no handler: $(ftrace_line)"
+assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() with the handler"
+echo 1 > $DIRECT
+kgr_revert $P
+kgr_wait_reverted $P 30
+unload_mod $P
+if kmsg_since_mark | grep -E 'WARNING:|BUG:|Call Trace:'; then
+	die "the kernel complained"
+fi
+log "ok"
+exit 0
