@@ -127,20 +127,20 @@ expect_log() {
 }
 
 # spin_across MODE N OUT CMD...: a trip of kgr-probe MODE (spin or
-# spin_bh: kgr_test_fn_N() called in a loop for 4 s, in one system call)
-# that is under way when CMD runs; wait for it and its next system call,
-# and print what it wrote to OUT.
+# spin_bh: kgr_test_fn_N() called in a loop for SPIN_MS ms, 4000 unless
+# set, in one system call) that is under way when CMD runs; wait for it
+# and its next system call, and print what it wrote to OUT.
 spin_across() {
 	local mode="$1" n="$2" out="$3"
 
 	shift 3
 	echo "$n" > $KGR_TEST/select
-	echo 4000 > $KGR_TEST/spin_ms
+	echo "${SPIN_MS:-4000}" > $KGR_TEST/spin_ms
 	kgr-probe "$mode" > "$out" 2>&1 &
 	wait_for "grep -q '^tid=' $out" 10 || die "kgr-probe did not start"
 	sleep 1
 	"$@"
-	wait_for "grep -q '^next=' $out" 30 || die "kgr-probe did not finish"
+	wait_for "grep -q '^next=' $out" 60 || die "kgr-probe did not finish"
 	cat "$out"
 }
 
