@@ -223,6 +223,37 @@ kgr_show_in_progress() {
 
 KGR_SYS=/sys/kernel/kgraft
 
+# ftrace_users N V: the function tracer, then a kprobe and a kretprobe
+# (when the kernel has kprobe events) on kgr_test_fn_N(), which must keep
+# returning V; each must see the call, the kretprobe the value V. Needs
+# tracefs at /sys/kernel/tracing.
+ftrace_users() {
+	local t=/sys/kernel/tracing n
+
+	echo > $t/trace
+	echo "kgr_test_fn_$1" > $t/set_ftrace_filter
+	echo function > $t/current_tracer
+	assert_eq "$2" "$(fn_version "$1")" "kgr_test_fn_$1() traced"
+	n=$(grep -c "kgr_test_fn_$1" $t/trace)
+	log "function tracer: $n lines name kgr_test_fn_$1"
+	[ "$n" -ge 1 ] || die "the function tracer saw no call of kgr_test_fn_$1"
+	echo nop > $t/current_tracer
+	echo > $t/set_ftrace_filter
+	[ -f $t/kprobe_events ] || return 0
+	echo > $t/trace
+	echo "p:kgrtest_entry kgr_test_fn_$1" > $t/kprobe_events
+	echo "r:kgrtest_ret kgr_test_fn_$1 ret=\$retval" >> $t/kprobe_events
+	echo 1 > $t/events/kprobes/enable
+	assert_eq "$2" "$(fn_version "$1")" "kgr_test_fn_$1() with a kprobe and a kretprobe"
+	echo 0 > $t/events/kprobes/enable
+	log "kprobes: $(grep -c kgrtest_entry $t/trace) entry, $(grep -c kgrtest_ret $t/trace) return lines"
+	grep -q 'kgrtest_entry' $t/trace || die "the kprobe did not fire"
+	# the kretprobe sees what the caller gets
+	grep -q "kgrtest_ret.*ret=0x$2" $t/trace ||
+		die "the kretprobe did not see the value $2: $(grep kgrtest_ret $t/trace | head -n 2)"
+	echo > $t/kprobe_events
+}
+
 # kgr_reverted NAME: how many reverts of patch NAME the kernel log shows
 kgr_reverted() {
 	dmesg | grep -c "kgr: $1 is reverted"

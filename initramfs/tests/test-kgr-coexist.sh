@@ -14,11 +14,6 @@
 
 T=/sys/kernel/tracing
 
-# traced_fn37: how many lines of the trace name kgr_test_fn_37
-traced_fn37() {
-	grep -c 'kgr_test_fn_37' $T/trace
-}
-
 start_test "the function tracer, a kprobe and a kretprobe on a patched function"
 load_target
 [ -d $T/events ] || mount -t tracefs nodev $T || die "cannot mount tracefs"
@@ -27,28 +22,7 @@ load_mod kgr_test_patch_37
 kgr_wait_finalized 30
 assert_eq 2 "$(fn_version 37)" "kgr_test_fn_37() patched"
 
-echo > $T/trace
-echo kgr_test_fn_37 > $T/set_ftrace_filter
-echo function > $T/current_tracer
-assert_eq 2 "$(fn_version 37)" "kgr_test_fn_37() patched and traced"
-n=$(traced_fn37)
-log "function tracer: $n lines name kgr_test_fn_37"
-[ "$n" -ge 1 ] || die "the function tracer saw no call of kgr_test_fn_37"
-echo nop > $T/current_tracer
-echo > $T/set_ftrace_filter
-
-echo > $T/trace
-echo 'p:kgrtest_entry kgr_test_fn_37' > $T/kprobe_events
-echo 'r:kgrtest_ret kgr_test_fn_37 ret=$retval' >> $T/kprobe_events
-echo 1 > $T/events/kprobes/enable
-assert_eq 2 "$(fn_version 37)" "kgr_test_fn_37() patched, with a kprobe and a kretprobe"
-echo 0 > $T/events/kprobes/enable
-log "kprobes: $(grep -c kgrtest_entry $T/trace) entry, $(grep -c kgrtest_ret $T/trace) return lines"
-grep -q 'kgrtest_entry' $T/trace || die "the kprobe did not fire"
-# the kretprobe sees what the caller gets: the new version's value
-grep -q 'kgrtest_ret.*ret=0x2' $T/trace ||
-	die "the kretprobe did not see the patched return value: $(grep kgrtest_ret $T/trace | head -n 2)"
-echo > $T/kprobe_events
+ftrace_users 37 2
 
 kgr_revert kgr_test_patch_37
 kgr_wait_reverted kgr_test_patch_37 30

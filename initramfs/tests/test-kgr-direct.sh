@@ -52,25 +52,7 @@ fi
 assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() after the refused ftrace_enabled=0"
 
 start_test "the function tracer, a kprobe and a kretprobe on a directly called function"
-echo > $T/trace
-echo kgr_test_fn_39 > $T/set_ftrace_filter
-echo function > $T/current_tracer
-assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() traced"
-grep -q 'kgr_test_fn_39' $T/trace || die "the function tracer saw no call"
-echo nop > $T/current_tracer
-echo > $T/set_ftrace_filter
-if [ -f $T/kprobe_events ]; then
-	echo > $T/trace
-	echo 'p:kgrtest_entry kgr_test_fn_39' > $T/kprobe_events
-	echo 'r:kgrtest_ret kgr_test_fn_39 ret=$retval' >> $T/kprobe_events
-	echo 1 > $T/events/kprobes/enable
-	assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() with a kprobe and a kretprobe"
-	echo 0 > $T/events/kprobes/enable
-	grep -q 'kgrtest_entry' $T/trace || die "the kprobe did not fire"
-	grep -q 'kgrtest_ret.*ret=0x2' $T/trace ||
-		die "the kretprobe did not see the new value: $(grep kgrtest_ret $T/trace | head -n 2)"
-	echo > $T/kprobe_events
-fi
+ftrace_users 39 2
 ftrace_line | grep -q 'direct-->' || die "the direct call went: $(ftrace_line)"
 
 start_test "a revert brings the handler back first; a new patch is called directly again"
