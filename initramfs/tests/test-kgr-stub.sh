@@ -1,25 +1,46 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The slow stub prints nothing per call and counts (issue 11, item 9;
-# patch 0153). While a transition is held open, a trip that started
-# before the patch calls kgr_test_fn_24() in a loop (old code) and new
-# processes call it 20 times (new code): the kernel log gets no
-# "slow stub" line and no raw kernel address, and at finalization says
-# how many calls went each way. With kgr.stub_log=1 the per-call lines
-# come back, naming the function, never its address (kgr_test_fn_21).
+# The slow stub prints nothing per call (issue 11, item 9; patch 0153)
+# and, by default, counts nothing either (issue 14, item 2; patch 0301).
+# While a transition is held open, new processes call the patched
+# function: the kernel log gets no "slow stub" line, no raw kernel
+# address, and no count at finalization (kgr_test_fn_28). With
+# kgr.stub_count=1 it counts: a trip that started before the patch calls
+# kgr_test_fn_24() in a loop (old code) and new processes call it 20
+# times (new code), and finalization says how many calls went each way.
+# With kgr.stub_log=1 the per-call lines come back, naming the function,
+# never its address (kgr_test_fn_21).
 #
 # kgr-timeout: 120
 
 . "$(dirname "$0")/functions.sh"
 
 PARAM=/sys/module/kgr/parameters/stub_log
+COUNT=/sys/module/kgr/parameters/stub_count
 # a raw kernel address: 16 hex digits starting with ffff
 RAW='ffff[0-9a-f]\{12\}'
 
-start_test "the slow stub prints nothing per call and counts"
+start_test "by default the slow stub prints and counts nothing"
 [ -f $PARAM ] || die "no $PARAM"
+[ -f $COUNT ] || die "no $COUNT"
 assert_eq N "$(cat $PARAM)" "kgr.stub_log by default"
+assert_eq N "$(cat $COUNT)" "kgr.stub_count by default"
+hold_transition /tmp/stub-hold.out
+load_mod kgr_test_patch_28
+i=0
+while [ $i -lt 20 ]; do
+	assert_eq 2 "$(fn_version 28)" "call $i of kgr_test_fn_28() from a new process"
+	i=$((i + 1))
+done
+release_hold /tmp/stub-hold.out
+kgr_wait_finalized 45
+if kmsg_since_mark | grep 'slow stub'; then
+	die "the slow stub printed or counted with kgr.stub_log and kgr.stub_count off"
+fi
+
+start_test "kgr.stub_count=1: the slow stub counts, and prints nothing per call"
+stub_count 1
 hold_transition /tmp/stub-hold.out
 echo 24 > $KGR_TEST/select
 echo 3000 > $KGR_TEST/spin_ms
@@ -40,6 +61,7 @@ if kmsg_since_mark | grep 'slow stub'; then
 fi
 release_hold /tmp/stub-hold.out
 kgr_wait_finalized 45
+stub_count 0
 kmsg_since_mark | grep '^kgr: kgr_test_fn_24:'
 old=$(stub_calls kgr_test_fn_24 old)
 new=$(stub_calls kgr_test_fn_24 new)
