@@ -496,7 +496,7 @@ DEBIAN_QEMU_RUN	 = $(CURDIR)/scripts/qemu-run.sh --kernel $(DEBIAN_BZIMAGE) \
 		   --smp $(QEMU_SMP) --mem $(DEBIAN_MEM)
 
 .PHONY: help-debian debian-config debian-kernel debian-rootfs debian-image \
-	debian-boot check-debian debian-shell
+	debian-boot check-debian debian-shell bench-debian
 
 help-debian:
 	@echo 'The Debian guest (issue 10): Debian'"'"'s kernel config, a systemd guest'
@@ -509,6 +509,9 @@ help-debian:
 	@echo '  check-debian   all of the above, boot (systemd as PID 1, sshd, cron, rsyslog,'
 	@echo '                 dbus), run the suite from kgr-tests.service, power off, judge'
 	@echo '                 the log and the failed units (exit status = verdict)'
+	@echo '  bench-debian   "make bench" on the Debian-config kernel (retpolines, return'
+	@echo '                 thunks, PREEMPT_DYNAMIC) with the busybox initramfs; table'
+	@echo '                 and logs in $$(DEBIAN_BUILD)/bench and $$(DEBIAN_BUILD)/logs'
 	@echo '  debian-boot    boot the current kernel and image, no rebuild, no verdict'
 	@echo '  debian-shell   boot it with kgr.shell=1: root logged in on ttyS0, no tests'
 	@echo '                 (run kgr-run-tests by hand; "poweroff" or Ctrl-A x quits)'
@@ -544,6 +547,13 @@ debian-image: debian-kernel $(DEBIAN_ROOTFS)
 	@MODULES='$(DEBIAN_MODULES)' IMAGE_SIZE=$(DEBIAN_IMAGE_SIZE) \
 		$(CURDIR)/scripts/mkdebian-image.sh $(DEBIAN_ROOTFS) \
 		$(DEBIAN_BUILD)/rootfs $(DEBIAN_IMAGE) $(DEBIAN_KSRC)
+
+# The benchmark (issue 14, item 3) on the Debian-config kernel: the same
+# busybox initramfs and -icount boots as "make bench", built in
+# $(DEBIAN_BUILD); the guest is not the Debian image (its daemons would
+# disturb the wall-time figures).
+bench-debian:
+	$(DEBIAN_MAKE) bench
 
 debian-boot:
 	@$(DEBIAN_QEMU_RUN) --timeout $(DEBIAN_TIMEOUT) --log $(DEBIAN_LOG) \

@@ -24,7 +24,8 @@ import subprocess
 import sys
 
 SYSTEMS = ('kgr', 'klp')
-NAMES = {'kgr': 'kGraft', 'klp': 'livepatch'}
+NAMES = {'kgr': 'kGraft (handler)', 'klp': 'livepatch',
+         'kgrt': 'kGraft (trampolines)'}
 
 
 def bench_lines(path):
@@ -98,7 +99,7 @@ def universe_ok(call, system, case):
         return False
     loops = int(d['loops'])
     want = {'unpatched': loops, 'old': loops, 'new': 2 * loops,
-            'after': 2 * loops, 'direct': 2 * loops}[case]
+            'after': 2 * loops}[case]
     return int(d['sum']) == want
 
 
@@ -152,8 +153,8 @@ def main():
             return 1
 
     ic = icount[0]['call']
-    cases = [(s, c) for s in SYSTEMS
-             for c in ('unpatched', 'old', 'new', 'after', 'direct')]
+    cases = [(s, c) for s in SYSTEMS + ('kgrt',)
+             for c in ('unpatched', 'old', 'new', 'after')]
     raw = [tuple((k, ic_['call'].get(k, {}).get('ns')) for k in cases)
            for ic_ in icount]
     same = all(r == raw[0] for r in raw)
@@ -167,21 +168,27 @@ def main():
     rows.append(('call, unpatched function',
                  fmt_call(ic, 'kgr', 'unpatched'),
                  fmt_call(ic, 'klp', 'unpatched'), clock_ic))
-    rows.append(('call during the transition, caller in the old universe '
-                 '(kGraft: slow stub)',
-                 fmt_call(ic, 'kgr', 'old'), fmt_call(ic, 'klp', 'old'),
-                 clock_ic))
-    rows.append(('call during the transition, caller in the new universe '
-                 '(kGraft: slow stub)',
-                 fmt_call(ic, 'kgr', 'new'), fmt_call(ic, 'klp', 'new'),
+    # kgrt: kGraft with its trampolines (patches 0300, 0302, the
+    # default); kgr: the handler (kgr.direct=0)
+    for univ in ('old', 'new'):
+        rows.append(('call during the transition, caller in the %s universe '
+                     '(kGraft: transition trampoline, patch 0302)' % univ,
+                     fmt_call(ic, 'kgrt', univ), fmt_call(ic, 'klp', univ),
+                     clock_ic))
+    for univ in ('old', 'new'):
+        rows.append(('call during the transition, caller in the %s universe '
+                     '(kGraft: the handler\'s slow path; kgr.direct=0)'
+                     % univ,
+                     fmt_call(ic, 'kgr', univ), fmt_call(ic, 'klp', univ),
+                     clock_ic))
+    rows.append(('call after the transition (kGraft: direct call, patch '
+                 '0300)',
+                 fmt_call(ic, 'kgrt', 'after'), fmt_call(ic, 'klp', 'after'),
                  clock_ic))
     rows.append(('call after the transition (kGraft: the handler, '
                  'the RFC\'s fast stub; kgr.direct=0)',
                  fmt_call(ic, 'kgr', 'after'), fmt_call(ic, 'klp', 'after'),
                  clock_ic))
-    rows.append(('call after the transition (kGraft: direct call, patch '
-                 '0300; livepatch has none)',
-                 fmt_call(ic, 'kgr', 'direct'), 'n/a', clock_ic))
     tr = wall['trans']
     inits = {s: trans_values(tr, s, 'idle', 'init_us') +
              trans_values(tr, s, 'load', 'init_us') for s in SYSTEMS}
@@ -290,9 +297,8 @@ def main():
                  'function unpatched.' % icp.get('loops', '?'))
     notes.append('Deterministic: %d icount boots gave %s per-call totals.'
                  % (len(icount), 'identical' if same else 'DIFFERENT'))
-    for s in SYSTEMS:
-        bad = [c for c in ('unpatched', 'old', 'new', 'after') +
-               (('direct',) if s == 'kgr' else ())
+    for s in SYSTEMS + ('kgrt',):
+        bad = [c for c in ('unpatched', 'old', 'new', 'after')
                if not universe_ok(ic, s, c)]
         if bad:
             notes.append('WARNING: %s loops %s ran other code than '

@@ -78,35 +78,36 @@ wait_done() {
 	local pat
 
 	case $1 in
-	kgr) pat='^kgr succeeded$' ;;
+	kgr) pat='^kgr: transition finalized' ;;
 	klp) pat="'$2': patching complete" ;;
 	esac
 	wait_for "kmsg_since_mark | grep -q \"$pat\"" "$TRANS_TIMEOUT" ||
 		die "$2: transition not complete after $TRANS_TIMEOUT s"
 }
 
-# percall KIND FN MODULE: the per-call figures of one system
+# percall KIND FN MODULE [NAME]: the per-call figures of one system (its
+# lines say NAME, KIND by default)
 #   unpatched     before the patch
 #   old / new     during the transition, caller in the old / new universe;
 #                 a task asleep in the target's gate holds it open (for
 #                 livepatch the patch replaces the gate as well)
 #   after         once the transition is complete
 percall() {
-	local kind=$1 fn=$2 mod=$3
+	local kind=$1 fn=$2 mod=$3 name=${4:-$1}
 
-	call "$kind" unpatched "$fn" 0
+	call "$name" unpatched "$fn" 0
 	kgr-bench call "$fn" "$LOOPS" 1 > /tmp/bench-old.out 2>&1 &
 	local holder=$!
 	wait_for "[ \$(cat $B/waiting) = 1 ]" 30 || die "the gate holds no task"
 	load_mod "$mod"
 	# the transition cannot complete while the holder is in the gate
-	call "$kind" new "$fn" 0
+	call "$name" new "$fn" 0
 	echo 1 > $B/open
 	wait "$holder" || die "the gate's holder failed: $(cat /tmp/bench-old.out)"
-	out "call $kind old $(cat /tmp/bench-old.out)"
+	out "call $name old $(cat /tmp/bench-old.out)"
 	echo 0 > $B/open
 	wait_done "$kind" "$mod"
-	call "$kind" after "$fn" 0
+	call "$name" after "$fn" 0
 	out "module $kind $mod $(awk -v m="$mod" '$1 == m { print $2 }' /proc/modules)"
 }
 
@@ -140,20 +141,17 @@ done < $B/sizes
 
 # baseline: a function that is never patched
 call base unpatched 0 0
-# kGraft's handler after the transition (the RFC's fast stub), then the
-# direct call of patch 0300 on a function of its own (kgr_bench_kgr_12:
-# the transitions below use 2 to 11)
+# kGraft's handler (kgr.direct=0: the RFC's stubs), then its trampolines
+# (the default: the transition trampoline of patch 0302, the direct call
+# of patch 0300) on a function of its own (kgr_bench_kgr_12: the
+# transitions below use 2 to 11)
 DIRECT=/sys/module/kgr/parameters/direct
-[ -f $DIRECT ] && echo 0 > $DIRECT
+[ -f $DIRECT ] || die "no $DIRECT"
+echo 0 > $DIRECT
 percall kgr 1 kgr_bench_kgr_1
 out "trampoline $(kmsg_since_mark | sed -n 's/^kgr-bench: kgr_bench_kgr_1: ftrace trampoline \([0-9]*\) bytes$/\1/p')"
-if [ -f $DIRECT ]; then
-	echo 1 > $DIRECT
-	load_mod kgr_bench_kgr_12
-	wait_for 'kmsg_since_mark | grep -q "functions called directly"' "$TRANS_TIMEOUT" ||
-		die "kgr_bench_kgr_12: no direct call after $TRANS_TIMEOUT s"
-	call kgr direct 12 0
-fi
+echo 1 > $DIRECT
+percall kgr 12 kgr_bench_kgr_12 kgrt
 percall klp $KLP_BASE kgr_bench_klp_$KLP_BASE
 
 if [ "$MODE" != percall ]; then
@@ -194,6 +192,10 @@ check_call kgr unpatched $old 0 -1
 check_call kgr new $new 0 -1
 check_call kgr old $old 1 -1
 check_call kgr after $new 0 -1
+check_call kgrt unpatched $old 0 -1
+check_call kgrt new $new 0 -1
+check_call kgrt old $old 1 -1
+check_call kgrt after $new 0 -1
 check_call klp unpatched $old 0 -1
 check_call klp new $new 0 1
 check_call klp old $old 0 0

@@ -1,13 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The finalized path (issue 14, item 1; patch 0300). Once a patch is
-# finalized, its function is called through ftrace's direct call (ftrace's
-# enabled_functions shows it Direct, without the handler's IPMODIFY ops),
-# and it still runs the new code; ftrace_enabled=0 is refused; the
-# function tracer, a kprobe and a kretprobe work on it; a second patch of
-# it and a revert bring the handler back first, and the direct call comes
-# back once finalized; kgr.direct=0 keeps the handler.
+# The finalized path (issue 14, item 1; patch 0300) and the transition
+# trampoline (item 2; patch 0302). While a patch's transition is held
+# open its function is called through ftrace's direct call already (a
+# trampoline that decides per caller, no handler): a new process gets
+# the new code, a held trip the old. Once finalized it is still called
+# directly (ftrace's enabled_functions shows it Direct, without the
+# handler's IPMODIFY ops), and runs the new code; ftrace_enabled=0 is
+# refused; the function tracer, a kprobe and a kretprobe work on it; a
+# revert brings the handler back first, and the direct call comes back
+# once finalized; kgr.direct=0 keeps the handler.
 #
 # kgr-timeout: 120
 
@@ -25,13 +28,11 @@ ftrace_line() {
 				   print l }' $T/enabled_functions
 }
 
-# wait_direct N: the log says "N functions called directly" (or more)
+# wait_direct: kgr_test_fn_39 has a direct call and no handler
 wait_direct() {
-	wait_for 'kmsg_since_mark | grep -q "functions called directly"' 30 ||
-		die "no direct call within 30 s"
+	wait_for 'ftrace_line | grep -q "direct-->" && ! ftrace_line | grep -q " I "' 30 ||
+		die "kgr_test_fn_39 has no direct call alone after 30 s: $(ftrace_line)"
 	log "enabled_functions: $(ftrace_line)"
-	ftrace_line | grep -q 'direct-->' ||
-		die "kgr_test_fn_39 has no direct call: $(ftrace_line)"
 }
 
 start_test "a finalized function is called directly, and runs the new code"
@@ -39,10 +40,26 @@ load_target
 [ -d $T/events ] || mount -t tracefs nodev $T || die "cannot mount tracefs"
 [ -f $DIRECT ] || die "no $DIRECT"
 assert_eq Y "$(cat $DIRECT)" "kgr.direct by default"
+# a trip of kgr_test_fn_39() blocked between its two calls holds the
+# transition open
+block_trip 39 /tmp/direct-trip.out
 load_mod $P
+assert_eq 1 "$(cat /sys/kernel/kgraft/in_progress)" "in_progress with the trip blocked"
+# the transition trampoline: in place as the transition starts
+ftrace_line | grep -q 'direct-->' ||
+	die "no direct call during the transition: $(ftrace_line)"
+ftrace_line | grep -q ' I ' && die "the handler is there during the transition: $(ftrace_line)"
+log "enabled_functions during the transition: $(ftrace_line)"
+assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() from a new process during the transition"
+echo 1 > $KGR_TEST/release
+wait_for "grep -q '^next=' /tmp/direct-trip.out" 10 || die "the blocked trip did not finish"
+assert_eq "1 1" "$(sed -n 's/^trip=//p' /tmp/direct-trip.out)" \
+	"both calls of the held trip, the second during the transition"
+assert_eq 2 "$(field next /tmp/direct-trip.out)" "the held task's next system call"
+kill "$BLOCKED_PID"
+wait "$BLOCKED_PID" 2>/dev/null
 kgr_wait_finalized 30
 wait_direct
-ftrace_line | grep -q ' I ' && die "the handler's IPMODIFY ops is still there: $(ftrace_line)"
 assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() called directly"
 log "% echo 0 > /proc/sys/kernel/ftrace_enabled (must fail)"
 if echo 0 > /proc/sys/kernel/ftrace_enabled; then
