@@ -67,7 +67,7 @@ SERIES_PATCHES	 = $(wildcard $(SERIES) $(PATCHES)/*.patch)
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
 
-.PHONY: help deps tree config kernel testmods initramfs images boot demo run check check-debug check-preempt \
+.PHONY: help deps tree config kernel testmods initramfs images boot demo run check check-debug check-preempt red-runs \
 	shell clean distclean
 
 help:
@@ -85,6 +85,8 @@ help:
 	@echo '  check      like demo, then judge the console log (exit status = verdict)'
 	@echo '  check-debug  check on a lockdep/KASAN/kmemleak/DEBUG_LIST kernel ($$(BUILD)/debug)'
 	@echo '  check-preempt  check on a fully preemptible kernel (CONFIG_PREEMPT, $$(BUILD)/preempt)'
+	@echo '  red-runs       issue 11: take each consistency fix back in turn, boot its test'
+	@echo '                 (must fail); RED_KERNEL=preempt|normal, RED_CASES=...'
 	@echo '  shell      like demo, but the guest gives an interactive shell (Ctrl-A x quits)'
 	@echo '  clean      remove the initramfs and logs'
 	@echo '  distclean  remove $$(BUILD) entirely'
@@ -206,6 +208,23 @@ check-debug:
 check-preempt:
 	$(MAKE) check BUILD=$(BUILD)/preempt LOG_NAME=preempt KGR_E2E=0 \
 		CONFIG_FRAGMENTS=$(CURDIR)/configs/preempt.config
+
+# The red runs of issue 11's fixes (scripts/red-runs.py): each fix taken
+# back in turn in the preemptible kernel's tree (RED_KERNEL=normal: the
+# normal kernel's, $(BUILD)), built, and the test that guards it booted
+# alone; every one must fail. The source is put back after each run.
+# RED_CASES picks some (bh safepoint idle hotplug pin symbols stub exit).
+RED_KERNEL	?= preempt
+RED_CASES	?=
+RED_BUILD	 = $(if $(filter normal,$(RED_KERNEL)),$(BUILD),$(BUILD)/preempt)
+RED_MAKE	 = $(MAKE) BUILD=$(RED_BUILD) KGR_E2E=0 \
+		   $(if $(filter normal,$(RED_KERNEL)),,CONFIG_FRAGMENTS=$(CURDIR)/configs/preempt.config)
+
+red-runs:
+	$(RED_MAKE) images
+	python3 $(CURDIR)/scripts/red-runs.py --ksrc $(RED_BUILD)/linux-source-6.1 \
+		--stamp $(RED_BUILD)/.stamp-tree --logdir $(RED_BUILD)/logs \
+		--make '$(RED_MAKE)' $(RED_CASES)
 
 shell: images
 	@$(QEMU_RUN) --interactive --timeout 0 --log $(LOGDIR)/shell.log \

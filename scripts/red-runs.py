@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Red runs of the consistency fixes (issue 11): for each fix, take it
+back in the built tree (a small edit of the patched kernel source), build,
+boot the guest with the test that guards it, put the source back, and
+report whether the test failed, as it must.
+
+    red-runs.py --ksrc KSRC --make 'MAKE VARS...' [--stamp FILE] [ID...]
+
+KSRC is the patched tree of the build folder the make command uses
+(e.g. build/preempt/linux-source-6.1 with BUILD=build/preempt and the
+preempt config fragment: "make red-runs" passes these). The tree must be
+at the end of the series and built ("make check-preempt" leaves it so).
+The source is restored whatever happens; the next build rebuilds what the
+edits touched.  Exit status 0 when every run was red.
+"""
+
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+# id: (issue 11 item, the patch that fixed it, tests, extra kernel
+# arguments, [(file, old, new), ...]): each edit takes the fix back
+CASES = {
+    'bh': ('1', '0150', ['test-kgr-bh.sh'], '', [
+        # BH-disabled process context sent to the per-CPU flag, as
+        # in_interrupt() did, in the trampoline and in the handler
+        ('kernel/kgr_tramp.c', 'NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET',
+         'NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK'),
+        ('kernel/kgr_stack.c', '\tif (!in_task())\n', '\tif (in_interrupt())\n'),
+    ]),
+    'safepoint': ('4', '0157', ['test-kgr-safepoint.sh'], '', [
+        # a kthread crosses at any safe point, whatever is on its stack
+        ('kernel/kgr_transition.c',
+         '\tnr = stack_trace_save_tsk_reliable(current, stack, KGR_OWN_STACK_ENTRIES);\n',
+         '\treturn false;\n'
+         '\tnr = stack_trace_save_tsk_reliable(current, stack, KGR_OWN_STACK_ENTRIES);\n'),
+    ]),
+    'idle': ('5', '0159', ['test-kgr-idle.sh'], '', [
+        # no safe point between two iterations of the idle loop
+        ('kernel/sched/idle.c',
+         '\t/* between two iterations of the idle loop: nothing of one is in progress */\n'
+         '\tkgr_task_safe(current);\n', ''),
+    ]),
+    'hotplug': ('6', '0155', ['test-kgr-hotplug.sh'], '', [
+        # an offline CPU keeps the old universe for its interrupts
+        ('kernel/kgr_transition.c',
+         '\t\tif (!cpu_online(cpu)) {\n'
+         '\t\t\tWRITE_ONCE(*per_cpu_ptr(kgr_patch->irq_use_new, cpu),\n'
+         '\t\t\t\t   !kgr_reverting);\n'
+         '\t\t\tcontinue;\n',
+         '\t\tif (!cpu_online(cpu)) {\n'
+         '\t\t\tcontinue;\n'),
+    ]),
+    'pin': ('7', '0151', ['test-kgr-pin.sh'], '', [
+        # the patch module is not held while its patch is applied
+        ('kernel/kgr.c',
+         '\t\tstruct module *mod = __module_address(addr[i]);\n',
+         '\t\tstruct module *mod = NULL;\n'),
+    ]),
+    'symbols': ('8', '0152', ['test-kgr-symbols.sh'], '', [
+        # an ambiguous name patches the first function of that name
+        ('kernel/kgr.c', '\tif (a.count > 1 && !a.pos) {\n',
+         '\tif (0 && a.count > 1 && !a.pos) {\n'),
+    ]),
+    'stub': ('9', '0153', ['test-kgr-stub.sh'], 'kgr.stub_log=1', []),
+    'exit': ('10', '0154', ['test-kgr-exit.sh'], '', [
+        # a dying task's mark stays until the periodic check
+        ('kernel/kgr_transition.c',
+         'void kgr_task_dead(struct task_struct *p)\n{\n\tkgr_task_switch(p);\n}\n',
+         'void kgr_task_dead(struct task_struct *p)\n{\n}\n'),
+    ]),
+}
+
+
+def edit(ksrc, edits):
+    """Apply the edits; return the original texts to restore."""
+    saved = {}
+    for path, old, new in edits:
+        full = os.path.join(ksrc, path)
+        text = saved.get(full)
+        if text is None:
+            with open(full) as f:
+                text = f.read()
+            saved[full] = text
+        with open(full) as f:
+            cur = f.read()
+        if cur.count(old) != 1:
+            restore(saved)
+            raise SystemExit('red-runs: %s: the text to change is not there '
+                             'exactly once (has the fix changed?)' % path)
+        with open(full, 'w') as f:
+            f.write(cur.replace(old, new))
+    return saved
+
+
+def restore(saved):
+    for full, text in saved.items():
+        with open(full, 'w') as f:
+            f.write(text)
+
+
+def verdicts(log):
+    """{test: (ok, first FAIL line)} from a guest console log."""
+    res, fail = {}, {}
+    last_fail = None
+    with open(log, errors='replace') as f:
+        for line in f:
+            m = re.search(r'# kgr-test: FAIL: (.*)', line)
+            if m and last_fail is None:
+                last_fail = m.group(1).strip()
+            m = re.match(r'(not ok|ok) \d+ (\S+)', line)
+            if m:
+                res[m.group(2)] = m.group(1) == 'ok'
+                fail[m.group(2)] = last_fail
+                last_fail = None
+    return {t: (res[t], fail[t]) for t in res}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--ksrc', required=True)
+    ap.add_argument('--make', required=True)
+    ap.add_argument('--stamp', required=True,
+                    help='the tree stamp of that build folder')
+    ap.add_argument('--logdir', required=True)
+    ap.add_argument('ids', nargs='*')
+    a = ap.parse_args()
+    make = shlex.split(a.make)
+    ids = a.ids or list(CASES)
+    red = 0
+    for cid in ids:
+        item, patch, tests, kappend, edits = CASES[cid]
+        saved = edit(a.ksrc, edits)
+        name = 'red-%s' % cid
+        try:
+            rc = subprocess.call(make + ['-o', a.stamp, 'initramfs'],
+                                 stdout=subprocess.DEVNULL)
+            if rc:
+                raise SystemExit('red-runs: %s: the build failed' % cid)
+            subprocess.call(make + ['-o', a.stamp, '-o', 'kernel', '-o',
+                                    'initramfs', 'boot', 'LOG_NAME=' + name,
+                                    'KAPPEND=kgr.tests=%s %s' %
+                                    (','.join(tests), kappend)],
+                            stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+        finally:
+            restore(saved)
+        log = os.path.join(a.logdir, name + '.log')
+        v = verdicts(log) if os.path.exists(log) else {}
+        for t in tests:
+            ok, why = v.get(t, (None, None))
+            if ok is False:
+                red += 1
+                state = 'red'
+            elif ok is None:
+                red += 1
+                state = 'red (no verdict: the guest died, see the log)'
+            else:
+                state = 'GREEN: the test did not see the fix taken back'
+            print('red-runs: item %s (patch %s), %s: %s%s; log %s' %
+                  (item, patch, t, state, ': ' + why if why else '', log))
+            sys.stdout.flush()
+    total = sum(len(CASES[c][2]) for c in ids)
+    print('red-runs: %d of %d runs red' % (red, total))
+    return 0 if red == total else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
