@@ -21,6 +21,17 @@ COUNT=/sys/module/kgr/parameters/stub_count
 # a raw kernel address: 16 hex digits starting with ffff
 RAW='ffff[0-9a-f]\{12\}'
 
+# new_process_calls N: 20 new processes in a row get the new
+# kgr_test_fn_N() (it returns 2)
+new_process_calls() {
+	local i=0
+
+	while [ $i -lt 20 ]; do
+		assert_eq 2 "$(fn_version "$1")" "call $i of kgr_test_fn_$1() from a new process"
+		i=$((i + 1))
+	done
+}
+
 start_test "by default the slow stub prints and counts nothing"
 [ -f $PARAM ] || die "no $PARAM"
 [ -f $COUNT ] || die "no $COUNT"
@@ -28,11 +39,7 @@ assert_eq N "$(cat $PARAM)" "kgr.stub_log by default"
 assert_eq N "$(cat $COUNT)" "kgr.stub_count by default"
 hold_transition /tmp/stub-hold.out
 load_mod kgr_test_patch_28
-i=0
-while [ $i -lt 20 ]; do
-	assert_eq 2 "$(fn_version 28)" "call $i of kgr_test_fn_28() from a new process"
-	i=$((i + 1))
-done
+new_process_calls 28
 release_hold /tmp/stub-hold.out
 kgr_wait_finalized 45
 if kmsg_since_mark | grep 'slow stub'; then
@@ -49,11 +56,7 @@ spin_pid=$!
 wait_for 'grep -q "^tid=" /tmp/stub-spin.out' 10 || die "kgr-probe did not start"
 sleep 1
 load_mod kgr_test_patch_24
-i=0
-while [ $i -lt 20 ]; do
-	assert_eq 2 "$(cat $KGR_TEST/version)" "call $i of kgr_test_fn_24() from a new process"
-	i=$((i + 1))
-done
+new_process_calls 24
 wait $spin_pid
 assert_eq 1 "$(field last /tmp/stub-spin.out)" "the spin trip's last call"
 if kmsg_since_mark | grep 'slow stub'; then
