@@ -19,6 +19,7 @@ import argparse
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 
@@ -145,6 +146,8 @@ def main():
     ap.add_argument('--logdir', required=True)
     ap.add_argument('ids', nargs='*')
     a = ap.parse_args()
+    # a kill still puts the source back (the finally below)
+    signal.signal(signal.SIGTERM, lambda sig, frame: sys.exit(128 + sig))
     make = shlex.split(a.make)
     ids = a.ids or list(CASES)
     red = 0
