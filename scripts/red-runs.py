@@ -41,10 +41,12 @@ CASES = {
          '\tnr = stack_trace_save_tsk_reliable(current, stack, KGR_OWN_STACK_ENTRIES);\n'),
     ]),
     'idle': ('5', '0159', ['test-kgr-idle.sh'], '', [
-        # no safe point between two iterations of the idle loop
-        ('kernel/sched/idle.c',
-         '\t/* between two iterations of the idle loop: nothing of one is in progress */\n'
-         '\tkgr_task_safe(current);\n', ''),
+        # the idle tasks are not marked: each runs the new code from
+        # the moment the stubs are live, in the middle of an iteration
+        ('kernel/kgr_transition.c',
+         '\tfor_each_possible_cpu(cpu)\n'
+         '\t\tif (!test_and_set_tsk_thread_flag(idle_task(cpu), TIF_KGR_IN_PROGRESS))\n'
+         '\t\t\tatomic_inc(&kgr_tasks_marked);\n', ''),
     ]),
     'hotplug': ('6', '0155', ['test-kgr-hotplug.sh'], '', [
         # an offline CPU keeps the old universe for its interrupts
@@ -87,7 +89,7 @@ EXPECT = {
     'idle': r'mixed old and new code|no idle iteration ran the new code',
     'hotplug': r'CPU 1',
     'pin': r'removed under its live stub|not in /proc/modules|complained|GUEST DIED',
-    'symbols': r'refused|ambiguous|kgr_test_dup_fn\(\) of',
+    'symbols': r'kgr_test_dup_noname loaded|ambiguous|kgr_test_dup_fn\(\) of',
     'stub': r'kgr.stub_log by default',
     'exit': r'periodic check',
 }
