@@ -10,7 +10,8 @@
 # handler's IPMODIFY ops), and runs the new code; ftrace_enabled=0 is
 # refused; the function tracer, a kprobe and a kretprobe work on it; a
 # revert brings the handler back first, and the direct call comes back
-# once finalized; kgr.direct=0 keeps the handler.
+# once finalized; kgr.direct=0 keeps the handler. kgr_direct_anchor()
+# has kGraft's direct call from boot on.
 #
 # kgr-timeout: 120
 
@@ -40,6 +41,11 @@ load_target
 [ -d $T/events ] || mount -t tracefs nodev $T || die "cannot mount tracefs"
 [ -f $DIRECT ] || die "no $DIRECT"
 assert_eq Y "$(cat $DIRECT)" "kgr.direct by default"
+# kGraft's own direct call since boot keeps ftrace's table of direct
+# calls allocated, so that no transition waits for an RCU Tasks grace
+# period when it registers the first one (patch 0302)
+grep -A1 '^kgr_direct_anchor ' $T/enabled_functions | grep -q 'direct-->' ||
+	die "no direct call on kgr_direct_anchor: $(grep -A1 '^kgr_direct_anchor ' $T/enabled_functions)"
 # a trip of kgr_test_fn_39() blocked between its two calls holds the
 # transition open
 block_trip 39 /tmp/direct-trip.out
