@@ -378,6 +378,50 @@ initramfs: kgr-e2e
 endif
 
 # ============================================================================
+# Patch modules from a source patch alone (issue 13).  "make kgr-src"
+# prepares $(KGR_SRC), the tree with the series and the kernel's .config
+# in which kgr-fix.sh compiles, on demand, the objects a fix touches,
+# with -ffunction-sections -fdata-sections, without and with the fix;
+# "make kgr-fix FIX=fix.patch" compares them (kgr-diff.py) and builds
+# $(KGR_FIX_OUT)/NAME/kgr_fix_NAME.ko for $(KSRC), the kernel QEMU boots.
+# ============================================================================
+
+KGR_SRC_DIR	 = $(BUILD)/kgr-src
+KGR_SRC		 = $(KGR_SRC_DIR)/linux-source-6.1
+KGR_FIX_OUT	 = $(BUILD)/kgr-fixes
+KGR_FIX_DIR	?= $(CURDIR)/tools/kgraft-e2e/fixes
+FIX		?=
+# KGR_FIXES=1 (the default): "make initramfs" (so check) builds every fix
+# of $(KGR_FIX_DIR) first ("make kgr-fixes"), and the guest test
+# test-kgr-fixes.sh loads each module; 0 skips them (the test reports SKIP)
+KGR_FIXES	?= 1
+KGR_FIX_FILES	 = $(KGR_FIX_OUT)/*/kgr_fix_*.ko $(KGR_FIX_OUT)/kgr-fixes.list \
+		   $(KSRC)/fs/binfmt_misc.ko
+
+DEB_PACKAGES	+= patch
+
+ifeq ($(KGR_FIXES),1)
+GUEST_MODULES	+= $(KGR_FIX_FILES)
+initramfs: kgr-fixes
+endif
+
+.PHONY: kgr-src kgr-fix kgr-fixes
+
+kgr-src: kernel
+	@JOBS=$(JOBS) KARCH=$(KARCH) $(CURDIR)/tools/kgraft-e2e/prepare-src.sh \
+		$(KGR_SRC_DIR) $(KSRC) $(TARBALL) $(PATCHES) $(SERIES)
+
+# every fix of $(KGR_FIX_DIR): built, or refused as its Kgr-Refused line says
+kgr-fixes: kgr-src
+	@JOBS=$(JOBS) KARCH=$(KARCH) $(CURDIR)/tools/kgraft-e2e/run-fixes.sh $(KGR_FIX_DIR) \
+		$(KSRC) $(KGR_SRC) $(KGR_FIX_OUT)
+
+kgr-fix: kgr-src
+	@test -n "$(FIX)" || { echo 'usage: make kgr-fix FIX=path/to/fix.patch' >&2; exit 2; }
+	@JOBS=$(JOBS) KARCH=$(KARCH) $(CURDIR)/tools/kgraft-e2e/kgr-fix.sh $(FIX) $(KSRC) \
+		$(KGR_SRC) $(KGR_FIX_OUT)/$(basename $(notdir $(FIX)))
+
+# ============================================================================
 # Benchmark (issue 6): kGraft against upstream livepatch on one kernel
 # (CONFIG_KGR=y, CONFIG_LIVEPATCH=y).  samples/kgr-bench/ has the target
 # module and the patch modules for both; the guest side is
@@ -504,7 +548,9 @@ DEBIAN_PKGLIST	 = $(DEBIAN_BUILD)/rootfs.packages
 DEBIAN_IMAGE	 = $(DEBIAN_BUILD)/debian.img
 DEBIAN_IMAGE_SIZE ?= 2G
 DEBIAN_MODULES	 = $(DEBIAN_KSRC)/samples/kgr/kgr_patcher.ko \
-		   $(DEBIAN_BUILD)/kgr-test/*.ko $(DEBIAN_BUILD)/kgr-bench/*.ko
+		   $(DEBIAN_BUILD)/kgr-test/*.ko $(DEBIAN_BUILD)/kgr-bench/*.ko \
+		   $(if $(filter 1,$(KGR_FIXES)),$(DEBIAN_BUILD)/kgr-fixes/*/kgr_fix_*.ko \
+		   $(DEBIAN_BUILD)/kgr-fixes/kgr-fixes.list $(DEBIAN_KSRC)/fs/binfmt_misc.ko)
 
 DEBIAN_MEM	?= 1G
 DEBIAN_TIMEOUT	?= 3600
@@ -546,7 +592,7 @@ debian-config:
 	$(DEBIAN_MAKE) config
 
 debian-kernel:
-	$(DEBIAN_MAKE) kernel testmods benchmods
+	$(DEBIAN_MAKE) kernel testmods benchmods $(if $(filter 1,$(KGR_FIXES)),kgr-fixes)
 
 $(DEBIAN_ROOTFS): $(if $(filter-out $(file <$(DEBIAN_PKGLIST)),$(DEBIAN_GUEST_PACKAGES))$(filter-out $(DEBIAN_GUEST_PACKAGES),$(file <$(DEBIAN_PKGLIST))),.FORCE)
 	@mkdir -p $(DEBIAN_BUILD)

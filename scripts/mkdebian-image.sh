@@ -68,7 +68,9 @@ nmod=0
 for ko in $modules; do
 	if [ -f "$ko" ]; then
 		cp "$ko" "$stage/lib/modules-test/"
-		[ -z "$sign" ] || $sign "$stage/lib/modules-test/$(basename "$ko")"
+		case $ko in
+		*.ko) [ -z "$sign" ] || $sign "$stage/lib/modules-test/$(basename "$ko")" ;;
+		esac
 		nmod=$((nmod + 1))
 	else
 		echo "debian-image: warning: module $ko not found, skipped" >&2

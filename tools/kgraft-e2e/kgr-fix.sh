@@ -1,0 +1,251 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kgr-fix.sh FIX KDIR SRC OUT
+#
+# A kGraft patch module from a source patch alone, with no list of
+# functions:
+#   FIX   a patch against linux-source-6.1 (-p1), as for quilt
+#   KDIR  the built kernel the module is for (what QEMU boots): its
+#         .config, vmlinux, Module.symvers, modules, and the .cmd files
+#         that say which objects include which header
+#   SRC   the same tree and series, configured as KDIR, prepared by
+#         "make kgr-src"; objects are compiled here on demand with
+#         -ffunction-sections -fdata-sections
+#   OUT   gets kgr_fix_NAME.ko (NAME: FIX's file name without .patch),
+#         its log and report.txt
+#
+# 1. The objects FIX touches: a .c file's object; for a header, every
+#    object of vmlinux or a module that includes it (KDIR's .cmd files).
+# 2. Each is compiled in SRC without FIX (kept if up to date), saved,
+#    compiled with FIX applied, saved; then FIX is taken back and SRC is
+#    as it was (the objects and their .cmd files restored, the sources'
+#    times too), so the next fix rebuilds nothing it does not touch.
+# 3. kgr-diff.py compares each pair: the changed functions, and what
+#    cannot be live patched (refused before any module is built).
+# 4. Their new code goes into a module with a stub of kGraft's API; the
+#    references to the running kernel are resolved when it loads.
+#
+# Environment: JOBS (default nproc), KARCH (default x86_64).
+
+set -euo pipefail
+
+[ $# -eq 4 ] || { echo "usage: $0 FIX KDIR SRC OUT" >&2; exit 2; }
+fix=$(realpath "$1") kdir=$(realpath "$2") src=$(realpath "$3")
+mkdir -p "$4"
+out=$(realpath "$4")
+here=$(cd "$(dirname "$0")" && pwd)
+jobs=${JOBS:-$(nproc)}
+karch=${KARCH:-x86_64}
+name=$(basename "$fix" .patch)
+cname=$(echo "$name" | tr -c 'a-zA-Z0-9_\n' '_')
+mod=kgr_fix_$cname
+start=$(date +%s)
+
+say() { echo "kgr-fix: $name: $*"; }
+die() { echo "kgr-fix: $name: error: $*" >&2; exit 1; }
+refuse() { echo "kgr-fix: $name: refused: $*" >&2; exit 3; }
+
+[ -f "$fix" ] || die "no such patch: $1"
+for f in .config vmlinux Module.symvers vmlinux.a; do
+	[ -e "$kdir/$f" ] || die "no $kdir/$f: build the kernel first"
+done
+[ -f "$src/.kgr-src-ready" ] || die "$src is not prepared: make kgr-src"
+cmp -s "$kdir/.config" "$src/.config" || die "$src/.config differs from $kdir/.config: make kgr-src"
+
+rm -rf "$out"/*.ko "$out/work"
+mkdir -p "$out/work/orig" "$out/work/patched" "$out/module"
+work=$out/work
+
+# --- 1. the files and objects ------------------------------------------
+files=$(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$fix" | sort -u)
+[ -n "$files" ] || die "$fix changes no file (not a -p1 patch with a/ and b/?)"
+gone=$(grep -c '^+++ /dev/null' "$fix" || true)
+[ "$gone" = 0 ] || refuse "it deletes a file"
+for f in $files; do
+	[ -f "$src/$f" ] || refuse "it adds $f: a new file is a new object, which nothing in the running kernel calls"
+done
+
+# the objects of vmlinux (link order) and of the modules
+(cd "$kdir" && ar t vmlinux.a) > "$work/vmlinux.objs"
+: > "$work/module.objs"
+while read -r ko; do
+	m=${ko%.ko}
+	n=$(basename "$m" | tr - _)
+	if [ -f "$kdir/$m.mod" ]; then
+		tr ' ' '\n' < "$kdir/$m.mod" | grep . | sed "s|\$| $n|"
+	else
+		echo "$m.o $n"
+	fi
+done < "$kdir/modules.order" >> "$work/module.objs"
+
+objects=
+for f in $files; do
+	case $f in
+	*.c)
+		objects+=" ${f%.c}.o" ;;
+	*.h)
+		users=$(cd "$kdir" && grep -rlF --include='.*.o.cmd' "$f" . |
+			sed 's|^\./||; s|/\.\([^/]*\)\.cmd$|/\1|; s|^\.\([^/]*\)\.cmd$|\1|' | sort -u)
+		objects+=" $users" ;;
+	*)
+		refuse "it changes $f, which is neither C source nor a header" ;;
+	esac
+done
+kept= skipped=
+for o in $(echo "$objects" | tr ' ' '\n' | sort -u); do
+	if grep -qxF "$o" "$work/vmlinux.objs" || grep -q "^$o " "$work/module.objs"; then
+		kept+=" $o"
+	else
+		skipped+=" $o"
+	fi
+done
+[ -z "$skipped" ] || say "objects not in vmlinux or a module, not patched:$skipped"
+[ -n "$kept" ] || die "no object of vmlinux or of a module is built from what it changes"
+say "objects:$kept"
+
+# --- 2. without and with the fix ----------------------------------------
+kmake() {
+	make -C "$src" ARCH="$karch" -j"$jobs" KCFLAGS="-ffunction-sections -fdata-sections" "$@" \
+		> "$work/make.log" 2>&1 || { tail -n 30 "$work/make.log" >&2; return 1; }
+}
+cmdfile() { echo "$(dirname "$1")/.$(basename "$1").cmd"; }
+
+t0=$(date +%s)
+kmake $kept || die "the objects do not build without the fix (log $work/make.log)"
+for o in $kept; do
+	mkdir -p "$work/orig/$(dirname "$o")"
+	cp -p "$src/$o" "$work/orig/$o"
+	cp -p "$src/$(cmdfile "$o")" "$work/orig/$(cmdfile "$o")"
+done
+t1=$(date +%s)
+
+for f in $files; do
+	touch -r "$src/$f" "$work/orig/$f.time" 2>/dev/null || { mkdir -p "$work/orig/$(dirname "$f")"; touch -r "$src/$f" "$work/orig/$f.time"; }
+done
+restore() {
+	(cd "$src" && patch -p1 -R -s --no-backup-if-mismatch < "$fix") || true
+	for f in $files; do
+		touch -r "$work/orig/$f.time" "$src/$f"
+	done
+	for o in $kept; do
+		cp -p "$work/orig/$o" "$src/$o"
+		cp -p "$work/orig/$(cmdfile "$o")" "$src/$(cmdfile "$o")"
+		touch "$src/$o"
+	done
+}
+(cd "$src" && patch -p1 -s --dry-run --no-backup-if-mismatch < "$fix") > "$work/patch.log" 2>&1 ||
+	{ cat "$work/patch.log" >&2; die "$fix does not apply to the series"; }
+(cd "$src" && patch -p1 -s --no-backup-if-mismatch < "$fix")
+trap restore EXIT
+kmake $kept || die "the objects do not build with the fix (log $work/make.log)"
+for o in $kept; do
+	mkdir -p "$work/patched/$(dirname "$o")"
+	cp -p "$src/$o" "$work/patched/$o"
+done
+restore
+trap - EXIT
+t2=$(date +%s)
+say "built $(echo $kept | wc -w) object(s) without and with the fix: $((t1 - t0)) s + $((t2 - t1)) s"
+
+# --- 3. compare ---------------------------------------------------------
+if [ ! -f "$kdir/.kgr-kallsyms" ] || [ "$kdir/vmlinux" -nt "$kdir/.kgr-kallsyms" ]; then
+	nm -n "$kdir/vmlinux" > "$kdir/.kgr-kallsyms.tmp"
+	(cd "$kdir" && nm -A --defined-only vmlinux.a 2>/dev/null) |
+		awk '$(NF-1) ~ /^[a-z]$/ { split($1, p, ":"); print p[2], $(NF-1), $NF }' > "$kdir/.kgr-locals.tmp"
+	mv "$kdir/.kgr-locals.tmp" "$kdir/.kgr-locals"
+	mv "$kdir/.kgr-kallsyms.tmp" "$kdir/.kgr-kallsyms"
+fi
+bugsize=8
+grep -q '^CONFIG_DEBUG_BUGVERBOSE=y' "$kdir/.config" && bugsize=12
+
+: > "$work/manifest"
+: > "$out/report.txt"
+status=0 i=0 parts=
+for o in $kept; do
+	i=$((i + 1))
+	m=$(awk -v o="$o" '$1 == o { print $2 }' "$work/module.objs")
+	args=(--object-path "$o" --exports "$kdir/Module.symvers" --tag "$i"
+	      --bug-entry-size "$bugsize" --out "$work/new$i.o" --manifest "$work/manifest$i")
+	if [ -n "$m" ]; then
+		ko=$(grep -E "(^|/)$m.ko$" "$kdir/modules.order" | head -1)
+		[ -n "$ko" ] || die "no module $m in $kdir/modules.order"
+		readelf -sW "$kdir/$ko" | awk 'NF >= 8 && $7 != "UND" { print 0, ($5 == "LOCAL" ? "t" : "T"), $8 }' \
+			> "$work/kallsyms$i"
+		args+=(--obj "$m" --kallsyms "$work/kallsyms$i")
+	else
+		args+=(--obj vmlinux --kallsyms "$kdir/.kgr-kallsyms" --locals "$kdir/.kgr-locals")
+	fi
+	rc=0
+	/usr/bin/python3 "$here/kgr-diff.py" "${args[@]}" "$work/orig/$o" "$work/patched/$o" \
+		> "$work/diff$i.txt" 2> "$work/diff$i.err" || rc=$?
+	sed "s|^|$o: |" "$work/diff$i.txt" >> "$out/report.txt"
+	cat "$work/diff$i.err" >&2
+	case $rc in
+	0) ;;
+	1) status=3 ;;
+	*) die "kgr-diff.py failed on $o" ;;
+	esac
+	if [ -s "$work/manifest$i" ]; then
+		sed "s|^patch |patch ${m:-vmlinux} |" "$work/manifest$i" >> "$work/manifest"
+		parts+=" new$i.o"
+		cp "$work/new$i.o" "$out/module/"
+	fi
+done
+[ $status = 0 ] || refuse "see the lines above (kgr-diff: refused: ...); no module built"
+[ -s "$work/manifest" ] || die "no function's code changed: nothing to patch (report: $out/report.txt)"
+t3=$(date +%s)
+say "changed: $(awk '{ print $2 ":" $3 }' "$work/manifest" | tr '\n' ' ')"
+
+# --- 4. the module --------------------------------------------------------
+{
+	echo "/* generated by tools/kgraft-e2e/kgr-fix.sh from $name.patch */"
+	echo '#include <linux/kgr.h>'
+	echo '#include <linux/module.h>'
+	echo
+	while read -r _ obj fn pos sym; do
+		echo "extern void $sym(void);"
+	done < "$work/manifest"
+	echo
+	echo "static struct kgr_patch patch = {"
+	echo "	.name = \"$mod\","
+	echo "	.owner = THIS_MODULE,"
+	echo "	.patches = {"
+	while read -r _ obj fn pos sym; do
+		echo "		__KGR_PATCH_ENTRY(\"$obj:$fn\", $sym, $pos),"
+	done < "$work/manifest"
+	echo "		KGR_PATCH_END"
+	echo "	}"
+	echo "};"
+	cat <<EOF
+
+static int __init kgr_fix_init(void)
+{
+	return kgr_patch_kernel(&patch);
+}
+
+static void __exit kgr_fix_exit(void)
+{
+	kgr_patch_remove(&patch);
+}
+
+module_init(kgr_fix_init);
+module_exit(kgr_fix_exit);
+MODULE_LICENSE("GPL");
+MODULE_INFO(kgraft, "Y");
+MODULE_DESCRIPTION("kGraft patch made from $name.patch by kgr-fix.sh");
+EOF
+} > "$out/module/$mod-stub.c"
+{
+	echo "obj-m := $mod.o"
+	echo "$mod-y := $mod-stub.o$parts"
+} > "$out/module/Kbuild"
+make -C "$kdir" ARCH="$karch" M="$out/module" modules > "$work/module.log" 2>&1 ||
+	{ tail -n 30 "$work/module.log" >&2; die "the module does not build (log $work/module.log)"; }
+cp "$out/module/$mod.ko" "$out/$mod.ko"
+want=$(cat "$kdir/include/config/kernel.release")
+got=$(modinfo -F vermagic "$out/$mod.ko" | cut -d' ' -f1)
+[ "$want" = "$got" ] || die "$mod.ko has vermagic '$got', the kernel is '$want'"
+t4=$(date +%s)
+say "$out/$mod.ko: $(wc -l < "$work/manifest") function(s), $(grep -c '^.* kernel ' "$out/report.txt" || true) reference(s) resolved at load"
+say "times: objects $((t2 - t0)) s, compare $((t3 - t2)) s, module $((t4 - t3)) s, total $((t4 - start)) s"
