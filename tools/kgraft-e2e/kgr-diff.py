@@ -187,7 +187,14 @@ class Target:
         sym = elf.symbols[symidx]
         self.sym, self.delta, self.section = sym, addend, None
         self.kind, self.key = 'sym', sym.name
-        if sym.type != STT_SECTION:
+        # a local label gas kept (.LC3 of a string) counts as its
+        # section plus the label's offset
+        self.base = 0
+        label = (sym.type == STT_NOTYPE and sym.bind == STB_LOCAL and
+                 0 < sym.shndx < len(elf.sections))
+        if label:
+            self.base = sym.value
+        if sym.type != STT_SECTION and not label:
             if sym.bind == STB_LOCAL and sym.type == STT_OBJECT:
                 m = STATIC_LOCAL.match(sym.name)
                 if m:
@@ -195,7 +202,8 @@ class Target:
             return
         sec = elf.sections[sym.shndx]
         self.section = sec
-        toff = target_offset(rtype, addend)
+        toff = target_offset(rtype, addend) + self.base
+        addend += self.base
         if sec.flags & SHF_MERGE and sec.flags & SHF_STRINGS:
             start = sec.data.rfind(b'\0', 0, toff) + 1
             end = sec.data.find(b'\0', toff)
@@ -343,15 +351,20 @@ class Diff:
         for name in self.added:
             if init_section(n.sec(n.funcs[name])):
                 self.refuse(f'{name}: added an __init or __exit function')
-        # data: changed values, sizes, relocations; new variables
+        # data: changed values, sizes, relocations; new variables.  A
+        # static variable of a function is known by its name without gcc's
+        # number (which another change in the file shifts) and by the
+        # function that uses it; a constant one (__func__, a table) is
+        # the new code's own and comes with it, changed or not
+        self.static_owner = {id(o): self.static_owners(o), id(n): self.static_owners(n)}
         okeys = {}
         for name, sym in o.objects.items():
-            okeys[self.data_key(sym)] = sym
+            okeys[self.data_key(o, sym)] = sym
         for name, sym in n.objects.items():
             sec = n.sec(sym)
-            if not sec.flags & SHF_ALLOC or init_section(sec):
+            if not sec.flags & SHF_ALLOC or init_section(sec) or self.const_local(n, sym):
                 continue
-            key = self.data_key(sym)
+            key = self.data_key(n, sym)
             osym = okeys.get(key)
             if osym is None:
                 continue        # new: refused only if the new code uses it
@@ -381,9 +394,34 @@ class Diff:
         return out
 
     @staticmethod
-    def data_key(sym):
+    def static_owners(elf):
+        """static variable of a function -> the function that uses it"""
+        out = {}
+        for sec in elf.sections:
+            if not sec.code or not sec.relocs:
+                continue
+            for reloc in sec.relocs:
+                t = Target(elf, reloc)
+                if t.kind != 'static':
+                    continue
+                owner = elf.symbol_at(sec, reloc[0])
+                if owner is not None:
+                    name = parent(owner.name)
+                    if t.sym.name not in out or name < out[t.sym.name]:
+                        out[t.sym.name] = name
+        return out
+
+    def data_key(self, elf, sym):
         m = STATIC_LOCAL.match(sym.name) if sym.bind == STB_LOCAL else None
-        return ('static', m.group(1)) if m else ('sym', sym.name)
+        if not m:
+            return ('sym', sym.name)
+        return ('static', m.group(1), self.static_owner[id(elf)].get(sym.name))
+
+    @staticmethod
+    def const_local(elf, sym):
+        """a constant static variable of a function"""
+        return (sym.bind == STB_LOCAL and STATIC_LOCAL.match(sym.name) is not None and
+                not elf.sec(sym).flags & SHF_WRITE)
 
 
 # ---------------------------------------------------------------------------
@@ -549,6 +587,7 @@ class Builder:
         n = self.n
         sym = n.symbols[symidx]
         t = Target(n, reloc)
+        addend += t.base
         if t.kind in ('string', 'const'):
             return self.out.section_sym(self.copy_section(t.section)), addend
         if t.kind == 'anon':
@@ -557,6 +596,9 @@ class Builder:
                 inc = self.owner(target_offset(rtype, addend), sec)
                 if inc:
                     return inc[0], addend - inc[1].value
+                if sec.name.startswith(('.altinstr_aux', '.altinstr_replacement')):
+                    # static_cpu_has()'s slow path, an alternative's code
+                    return self.out.section_sym(self.copy_section(sec)), addend
                 raise Refused(f'{where}: refers to code at {sec.name}+{addend:#x} outside any function')
             if sec.flags & SHF_WRITE:
                 raise Refused(f'{where}: refers to writable data without a name ({sec.name}+{addend:#x}), '
@@ -570,8 +612,11 @@ class Builder:
             return self.kernel_ref(target.name, target, where), addend
         # a function or variable of this object that the kernel has
         name = target.name
+        if target.type == STT_OBJECT and Diff.const_local(n, target):
+            value = 0 if t.section is not None else target.value
+            return self.out.section_sym(self.copy_section(n.sec(target))), addend + value
         if target.type == STT_OBJECT:
-            okey = Diff.data_key(target)
+            okey = self.d.data_key(n, target)
             osym = self.d.okeys.get(okey)
             if osym is None:
                 raise Refused(f'{where}: uses the new variable {name}, which the running kernel does not have'

@@ -190,6 +190,9 @@ for o in $kept; do
 		sed "s|^patch |patch ${m:-vmlinux} |" "$work/manifest$i" >> "$work/manifest"
 		parts+=" new$i.o"
 		cp "$work/new$i.o" "$out/module/"
+		# modpost (CONFIG_MODVERSIONS) reads each object's .cmd file
+		# for the CRCs of what it exports: nothing here
+		: > "$out/module/.new$i.o.cmd"
 	fi
 done
 [ $status = 0 ] || refuse "see the lines above (kgr-diff: refused: ...); no module built"
