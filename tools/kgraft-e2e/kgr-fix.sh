@@ -53,6 +53,15 @@ done
 [ -f "$src/.kgr-src-ready" ] || die "$src is not prepared: make kgr-src"
 cmp -s "$kdir/.config" "$src/.config" || die "$src/.config differs from $kdir/.config: make kgr-src"
 
+# a fix left applied by a run that was killed: take it back first
+applied=$src/.kgr-fix-applied
+if [ -f "$applied" ]; then
+	say "taking back $(head -n 1 "$applied"), left applied by an interrupted run"
+	(cd "$src" && patch -p1 -R -s --no-backup-if-mismatch < "$(head -n 1 "$applied")") ||
+		die "cannot take back $(head -n 1 "$applied") in $src: make distclean, then make kgr-src"
+	rm -f "$applied"
+fi
+
 rm -rf "$out"/*.ko "$out/work"
 mkdir -p "$out/work/orig" "$out/work/patched" "$out/module"
 work=$out/work
@@ -124,7 +133,7 @@ for f in $files; do
 	touch -r "$src/$f" "$work/orig/$f.time" 2>/dev/null || { mkdir -p "$work/orig/$(dirname "$f")"; touch -r "$src/$f" "$work/orig/$f.time"; }
 done
 restore() {
-	(cd "$src" && patch -p1 -R -s --no-backup-if-mismatch < "$fix") || true
+	(cd "$src" && patch -p1 -R -s --no-backup-if-mismatch < "$fix") && rm -f "$applied"
 	for f in $files; do
 		touch -r "$work/orig/$f.time" "$src/$f"
 	done
@@ -136,8 +145,11 @@ restore() {
 }
 (cd "$src" && patch -p1 -s --dry-run --no-backup-if-mismatch < "$fix") > "$work/patch.log" 2>&1 ||
 	{ cat "$work/patch.log" >&2; die "$fix does not apply to the series"; }
+cp "$fix" "$work/fix.patch"
+echo "$work/fix.patch" > "$applied"
 (cd "$src" && patch -p1 -s --no-backup-if-mismatch < "$fix")
 trap restore EXIT
+trap 'exit 130' INT TERM
 kmake $kept || die "the objects do not build with the fix (log $work/make.log)"
 for o in $kept; do
 	mkdir -p "$work/patched/$(dirname "$o")"
@@ -196,7 +208,7 @@ for o in $kept; do
 	fi
 done
 [ $status = 0 ] || refuse "see the lines above (kgr-diff: refused: ...); no module built"
-[ -s "$work/manifest" ] || die "no function's code changed: nothing to patch (report: $out/report.txt)"
+[ -s "$work/manifest" ] || refuse "no function's code changed: nothing to patch (report: $out/report.txt)"
 t3=$(date +%s)
 say "changed: $(awk '{ print $2 ":" $3 }' "$work/manifest" | tr '\n' ' ')"
 
