@@ -15,7 +15,9 @@
 set -euo pipefail
 
 [ $# -eq 5 ] || { echo "usage: $0 OUTDIR KDIR TARBALL PATCHES SERIES" >&2; exit 2; }
-out=$1 kdir=$2 tarball=$3 patches=$4 series=$5
+mkdir -p "$1"
+out=$(realpath "$1") kdir=$(realpath "$2") tarball=$(realpath "$3")
+patches=$(realpath "$4") series=$(realpath "$5")
 top=$(cd "$(dirname "$0")/../.." && pwd)
 src=$out/linux-source-6.1
 jobs=${JOBS:-$(nproc)}
