@@ -171,7 +171,6 @@ def cstr(data, off):
 
 
 STATIC_LOCAL = re.compile(r'^(.+)\.(\d+)$')
-CLONE = re.compile(r'^(.+?)\.(isra|constprop|part|cold|lto_priv|localalias)(\.\d+)?')
 
 
 def target_offset(rtype, addend):
@@ -462,7 +461,6 @@ class Out:
 
         def symidx(ref):
             return ref if isinstance(ref, int) else nloc + ref[1]
-        names = ['', '.symtab', '.strtab', '.shstrtab'] + [s[0] for s in self.sections]
         secs = [s[:] for s in self.sections]
         for i, s in enumerate(self.sections):
             if s[6]:
@@ -478,9 +476,7 @@ class Out:
                 strtab += name.encode() + b'\0'
             symdata += struct.pack('<IBBHQQ', off, info, other, shndx, value, size)
         # layout: header, sections, shstrtab; symtab at the end of the table
-        allsecs = []
-        for s in secs:
-            allsecs.append(s)
+        allsecs = list(secs)
         symtab_idx = len(allsecs) + 1
         allsecs.append(['.symtab', SHT_SYMTAB, 0, 8, bytes(symdata), 24, 'strtab', nloc])
         allsecs.append(['.strtab', SHT_STRTAB, 0, 1, bytes(strtab), 0])
@@ -585,7 +581,6 @@ class Builder:
         """(out symbol, addend) for a relocation of the new code"""
         off, rtype, symidx, addend = reloc
         n = self.n
-        sym = n.symbols[symidx]
         t = Target(n, reloc)
         addend += t.base
         if t.kind in ('string', 'const'):
