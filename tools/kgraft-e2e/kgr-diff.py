@@ -640,11 +640,13 @@ class Builder:
                 continue
             # which entries point into the new code
             hits = set()
+            unpatched = False   # refers to new code that no fentry site leads to
             for off, rtype, symidx, addend in sec.relocs:
                 t = Target(n, (off, rtype, symidx, addend))
                 code_sec = n.sections[n.symbols[symidx].shndx] if n.symbols[symidx].shndx < len(n.sections) else None
                 if t.kind == 'sym' and t.sym.type == STT_FUNC and t.sym.name in self.func_out:
                     hits.add(off)
+                    unpatched |= t.sym.name not in self.d.changed
                 elif code_sec is not None and code_sec.code and n.symbols[symidx].type == STT_SECTION and \
                         self.owner(target_offset(rtype, addend), code_sec):
                     hits.add(off)
@@ -658,9 +660,9 @@ class Builder:
                 continue
             elif base.startswith('.altinstr_replacement'):
                 continue
-            else:
-                print(f'kgr-diff: {self.d.where}: note: {base} refers to the new code; not carried',
-                      file=sys.stderr)
+            elif unpatched:
+                print(f'kgr-diff: {self.d.where}: note: {base} refers to a function of the new code that is '
+                      'not patched (it keeps referring to the running kernel\'s)', file=sys.stderr)
         for base, (sec, hits) in sorted(carried.items()):
             size = CARRIED.get(base) or self.kernel.bug_entry_size
             entries = sorted({off - off % size for off in hits})
