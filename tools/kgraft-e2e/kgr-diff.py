@@ -251,30 +251,133 @@ def body(elf, sym):
         rel = off - sym.value
         code[rel:rel + RSIZE.get(rtype, 4)] = bytes(RSIZE.get(rtype, 4))
         if t.kind == 'anon':
-            # a jump table or constant of the function's own: its content
-            rels.append((rel, rtype, t.kind, t.key[0], anon_content(elf, t)))
+            # a jump table, a constant, a string outside a merged section
+            # (KASAN's redzones): its content
+            rels.append((rel, rtype, t.kind, t.key[0], anon_content(elf, t, rtype)))
         else:
             rels.append((rel, rtype) + t.ident())
     return bytes(code), rels
 
 
-def anon_content(elf, t):
+ANON_WINDOW = 64
+
+
+def anon_content(elf, t, rtype):
+    """what is at an anonymous place: up to 64 bytes and their relocations
+    (a string: up to its end), not where it is in its section"""
     sec = t.section
-    out = [sec.data]
-    for off, rtype, symidx, addend in sec.relocs:
-        tt = Target(elf, (off, rtype, symidx, addend))
-        if tt.section is sec:
-            out.append((off, rtype, 'self', addend))
-        else:
-            out.append((off, rtype) + tt.ident())
-    return repr(out)
+    start = max(target_offset(rtype, t.key[1]), 0)
+    end = min(start + ANON_WINDOW, len(sec.data))
+    rels = []
+    for off, rt, symidx, addend in sec.relocs:
+        if start <= off < end:
+            tt = Target(elf, (off, rt, symidx, addend))
+            if tt.section is sec:
+                rels.append((off - start, rt, 'self', addend - start))
+            else:
+                rels.append((off - start, rt) + tt.ident())
+    data = sec.data[start:end]
+    if not rels and b'\0' in data:
+        data = data[:data.index(b'\0')]
+    return repr((data, rels))
+
+
+class LineMap:
+    """where the fix moved the lines of each file it changes: a change of
+    the code that is only __LINE__ moving (might_sleep(), WARN_ON() with
+    some configs) is not a change of the function"""
+
+    def __init__(self, path):
+        self.files = {}
+        if not path:
+            return
+        name = None
+        with open(path, errors='replace') as f:
+            for line in f:
+                if line.startswith('+++ '):
+                    name = line[4:].split()[0]
+                    self.files[name] = []
+                m = re.match(r'^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@', line)
+                if m and name:
+                    old, oldn = int(m.group(1)), int(m.group(2) or 1)
+                    new, newn = int(m.group(3)), int(m.group(4) or 1)
+                    self.files[name].append((old, oldn, new, newn))
+
+    def moved(self, old, new):
+        """whether some file's line old is line new after the fix"""
+        for hunks in self.files.values():
+            shift = 0
+            inside = False
+            for hold, holdn, hnew, hnewn in hunks:
+                if old >= hold + holdn:
+                    shift += hnewn - holdn
+                elif old >= hold:
+                    inside = True
+            if not inside and shift and old + shift == new:
+                return True
+        return False
+
+    def same_text(self, a, b):
+        """strings that differ only in line numbers the fix moved (KASAN's
+        descriptions of a function's stack variables: "tcomm:100")"""
+        pa, pb = re.split(rb'(\d+)', a), re.split(rb'(\d+)', b)
+        if len(pa) != len(pb):
+            return False
+        for i, (x, y) in enumerate(zip(pa, pb)):
+            if x != y and not (i % 2 and self.moved(int(x), int(y))):
+                return False
+        return True
+
+    def same_rels(self, ra, rb):
+        if ra == rb:
+            return True
+        if len(ra) != len(rb) or not self.files:
+            return False
+        for x, y in zip(ra, rb):
+            if x == y:
+                continue
+            if not (x[:3] == y[:3] and x[2] == 'string' and x[4:] == y[4:] and
+                    x[3][1] == y[3][1] and self.same_text(x[3][0], y[3][0])):
+                return False
+        return True
+
+    def only_lines(self, a, b):
+        """whether code a and b differ only in 32-bit values that are line
+        numbers the fix moved"""
+        if len(a) != len(b) or not self.files:
+            return False
+        i = 0
+        while i < len(a):
+            if a[i] == b[i]:
+                i += 1
+                continue
+            j = i
+            while j < len(a) and a[j] != b[j]:
+                j += 1
+            ok = False
+            for s in range(max(j - 4, 0), i + 1):
+                if s + 4 > len(a):
+                    continue
+                va = int.from_bytes(a[s:s + 4], 'little')
+                vb = int.from_bytes(b[s:s + 4], 'little')
+                if 0 < va < 1000000 and self.moved(va, vb):
+                    ok = True
+                    j = max(j, s + 4)
+                    break
+            if not ok:
+                return False
+            i = j
+        return True
 
 
 def data_ident(elf, sym):
     sec = elf.sec(sym)
     data = sec.data[sym.value:sym.value + sym.size] if sec.type != SHT_NOBITS else b''
-    rels = [(off - sym.value, rtype) + Target(elf, (off, rtype, s, a)).ident()
-            for off, rtype, s, a in elf.relocs_in(sym)]
+    rels = []
+    for off, rtype, s, a in elf.relocs_in(sym):
+        t = Target(elf, (off, rtype, s, a))
+        rels.append((off - sym.value, rtype) +
+                    ((t.key[0], anon_content(elf, t, rtype)) if t.kind == 'anon' else t.ident()))
     return (sym.size, sec.type == SHT_NOBITS, data, rels)
 
 
@@ -299,8 +402,9 @@ def init_section(sec):
 
 
 class Diff:
-    def __init__(self, orig, new, where):
+    def __init__(self, orig, new, where, lines=None):
         self.orig, self.new, self.where = orig, new, where
+        self.lines = lines or LineMap(None)
         self.refusals = []
         self.changed, self.added = [], []
         self.compare()
@@ -316,7 +420,11 @@ class Diff:
                 if not is_cold(name):
                     self.added.append(name)
                 continue
-            if body(o, o.funcs[name]) != body(n, sym):
+            if name.startswith(('_sub_I_', '_sub_D_')):
+                continue        # gcc's constructors (KASAN): they ran at boot
+            ob, nb = body(o, o.funcs[name]), body(n, sym)
+            if ob != nb and not (self.lines.same_rels(ob[1], nb[1]) and
+                                 (ob[0] == nb[0] or self.lines.only_lines(ob[0], nb[0]))):
                 changed.add(parent(name))
         # a changed function without a fentry site cannot be redirected;
         # a static one that only functions of this object call comes
@@ -763,11 +871,12 @@ def main():
     ap.add_argument('--locals', help='"OBJECT TYPE NAME" lines: local symbols per object, link order')
     ap.add_argument('--tag', default='', help='a suffix for kgr_new names (several objects)')
     ap.add_argument('--bug-entry-size', type=int, default=12)
+    ap.add_argument('--fix', help='the source patch: line numbers it only moved are no change')
     args = ap.parse_args()
     where = args.object_path or args.patched
     try:
         orig, new = Elf(args.orig), Elf(args.patched)
-        d = Diff(orig, new, where)
+        d = Diff(orig, new, where, LineMap(args.fix))
         for name in d.changed:
             print(f'changed {name}')
         for name in d.added:

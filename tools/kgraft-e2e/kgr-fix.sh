@@ -178,7 +178,7 @@ for o in $kept; do
 	i=$((i + 1))
 	m=$(awk -v o="$o" '$1 == o { print $2 }' "$work/module.objs")
 	args=(--object-path "$o" --exports "$kdir/Module.symvers" --tag "$i"
-	      --bug-entry-size "$bugsize" --out "$work/new$i.o" --manifest "$work/manifest$i")
+	      --bug-entry-size "$bugsize" --fix "$fix" --out "$work/new$i.o" --manifest "$work/manifest$i")
 	if [ -n "$m" ]; then
 		ko=$(grep -E "(^|/)$m.ko$" "$kdir/modules.order" | head -1)
 		[ -n "$ko" ] || die "no module $m in $kdir/modules.order"
