@@ -196,12 +196,9 @@ check: images
 # The whole suite on a kernel with lockdep, atomic-sleep checks, KASAN,
 # kmemleak and list debugging, in its own build folder.  The RFC tools'
 # end-to-end module (KGR_E2E) is built for the normal kernel only: its
-# guest test skips here.  So are the fixes (KGR_FIXES): with KASAN and
-# CONFIG_DEBUG_ATOMIC_SLEEP line numbers are in the code and in KASAN's
-# descriptions of globals, and kgr-diff.py takes a change of them for a
-# change of the function (README, "Patch modules from a source patch").
+# guest test skips here.
 check-debug:
-	$(MAKE) check BUILD=$(BUILD)/debug LOG_NAME=debug KGR_E2E=0 KGR_FIXES=0 \
+	$(MAKE) check BUILD=$(BUILD)/debug LOG_NAME=debug KGR_E2E=0 \
 		CONFIG_FRAGMENTS=$(CURDIR)/configs/debug.config \
 		QEMU_MEM=1G QEMU_TIMEOUT=3600
 
