@@ -205,6 +205,12 @@ static struct {
 	int old_c, sample_ms;
 	long sleep_ms;
 	long long t0;
+	/*
+	 * shared: the samples the sampler has printed, so that the parent
+	 * does not kill it before its first one (a count of every thread
+	 * can take longer than a whole transition on a slow kernel)
+	 */
+	volatile int *samples;
 } trans;
 
 /*
@@ -353,6 +359,7 @@ static void sampler_body(void)
 
 		printf("KGR-BENCH sample %s %s t_ms=%lld old=%d threads=%d\n",
 		       trans.tag, trans.kind, (t - trans.t0) / 1000, old, threads);
+		__atomic_add_fetch(trans.samples, 1, __ATOMIC_SEQ_CST);
 		sleep_ms(trans.sample_ms);
 	}
 }
@@ -528,6 +535,10 @@ static int cmd_trans(int argc, char **argv)
 	trans.old_c = old_c;
 	trans.sample_ms = sample_ms;
 	trans.t0 = now_us();
+	trans.samples = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (trans.samples == MAP_FAILED)
+		die("mmap");
 	spawn(sampler_body);
 
 	/* needles: the two marks around finit_module(), the completion */
@@ -553,6 +564,9 @@ static int cmd_trans(int argc, char **argv)
 			break;
 		sleep_ms(sample_ms);
 	}
+	/* at least one sample, even if it comes after the end */
+	while (!*trans.samples && now_us() < t_end)
+		sleep_ms(sample_ms);
 	reap();
 
 	end = ts[2];
