@@ -109,7 +109,8 @@ help:
 	@echo 'More targets: "make help-review" (lint, refresh, bisect, compare-rfc,'
 	@echo 'sparse: reviewing the series), "make help-kgr-tools" (the RFC tools),'
 	@echo '"make help-bench" (bench: kGraft against livepatch, a table and a plot),'
-	@echo '"make help-debian" (check-debian: Debian'"'"'s kernel config, a systemd guest).'
+	@echo '"make help-debian" (check-debian: Debian'"'"'s kernel config, a systemd guest),'
+	@echo '"make help-kgr-fix" (a patch module from a source patch alone).'
 
 deps:
 	@$(CURDIR)/scripts/install-deps.sh $(DEB_PACKAGES)
@@ -405,7 +406,19 @@ GUEST_MODULES	+= $(KGR_FIX_FILES)
 initramfs: kgr-fixes
 endif
 
-.PHONY: kgr-src kgr-fix kgr-fixes
+.PHONY: help-kgr-fix kgr-src kgr-fix kgr-fixes
+
+help-kgr-fix:
+	@echo 'Patch modules from a source patch alone (issue 13):'
+	@echo '  kgr-fix FIX=f.patch  f.patch (against linux-source-6.1, -p1) -> a kGraft'
+	@echo '                     module for the kernel QEMU boots, or a refusal that says why:'
+	@echo '                     $$(KGR_FIX_OUT)/NAME/kgr_fix_NAME.ko, report.txt, work/'
+	@echo '  kgr-fixes          every fix of $$(KGR_FIX_DIR), as each says (Kgr-* lines);'
+	@echo '                     "make initramfs" calls it when KGR_FIXES=1'
+	@echo '  kgr-src            prepare $$(KGR_SRC), where the objects are compiled'
+	@echo
+	@echo '  KGR_FIXES=$(KGR_FIXES) KGR_FIX_DIR=$(KGR_FIX_DIR)'
+	@echo '  KGR_FIX_OUT=$(KGR_FIX_OUT) KGR_SRC=$(KGR_SRC)'
 
 kgr-src: kernel
 	@JOBS=$(JOBS) KARCH=$(KARCH) $(CURDIR)/tools/kgraft-e2e/prepare-src.sh \
