@@ -15,6 +15,8 @@
 #
 # (computed from the series: every file outside tools/ that a patch
 # creates), and when sparse did not run on one of the added C files.
+# Host programs (scripts/, such as modpost) are built by the host's
+# compiler and not checked: sparse only runs on the kernel's objects.
 # Warnings located in 6.1's own files are counted and shown; they do not
 # fail.  The full output is kept in KSRC/sparse.log.
 
@@ -50,7 +52,7 @@ mapfile -t added < <(for p in "${names[@]}"; do
 done | grep -v '^tools/' | sort -u)
 mapfile -t touched_c < <(for p in "${names[@]}"; do
 	sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$patches/$p"
-done | grep -v '^tools/' | sort -u)
+done | grep -v -e '^tools/' -e '^scripts/' | sort -u)
 
 is_added() { printf '%s\n' "${added[@]}" | grep -qxF "$1"; }
 
