@@ -33,6 +33,13 @@ CASES = {
          'NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK'),
         ('kernel/kgr_stack.c', '\tif (!in_task())\n', '\tif (in_interrupt())\n'),
     ]),
+    'fork': ('2', '0100', ['test-kgr-fork.sh'], '', [
+        # the child keeps the thread flags it copied in dup_task_struct(),
+        # before its parent was marked
+        ('kernel/kgr_transition.c',
+         'void kgr_copy_process(struct task_struct *child)\n{\n',
+         'void kgr_copy_process(struct task_struct *child)\n{\n\treturn;\n'),
+    ]),
     'safepoint': ('4', '0157', ['test-kgr-safepoint.sh'], '', [
         # a kthread crosses at any safe point, whatever is on its stack
         ('kernel/kgr_transition.c',
@@ -85,6 +92,7 @@ CASES = {
 # counted
 EXPECT = {
     'bh': r'mixed versions|switches within the trip',
+    'fork': r'switches within the trip|first call of the trip',
     'safepoint': r'rounds with old and new code',
     'idle': r'mixed old and new code|no idle iteration ran the new code',
     'hotplug': r'CPU 1',

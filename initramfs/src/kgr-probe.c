@@ -3,12 +3,15 @@
  * kgr-probe: one trip into the kernel through kgr_test_target's /proc
  * files, then one more system call, for the consistency tests.
  *
- *   kgr-probe [-t] [-w] trip|trip_intr|spin|spin_bh
+ *   kgr-probe [-t|-f] [-w] trip|trip_intr|spin|spin_bh
  *
  *   trip|trip_intr|spin|spin_bh  read that file of /proc/kgr_test/ (one
  *              system call that calls the patched function twice or in
  *              a loop); print "tid=T", then "MODE=<the file's reply>"
  *   -t         do it in a second thread, not in the thread-group leader
+ *   -f         do it in a child: first have kgr_test_target hold this
+ *              process's next fork (its pid to /proc/kgr_test/fork_hold),
+ *              print "forker=PID", fork, and wait for the child
  *   -w         afterwards stay alive (in pause()) until killed,
  *              so that /proc/<pid>/kgr_in_progress can be read
  *
@@ -22,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *mode;
@@ -64,15 +68,47 @@ static void *probe(void *unused)
 	return NULL;
 }
 
+/* the trip in a child whose fork kgr_test_target held (fork_hold) */
+static int probe_in_child(void)
+{
+	FILE *f = fopen("/proc/kgr_test/fork_hold", "w");
+	int status;
+	pid_t pid;
+
+	if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f)) {
+		perror("/proc/kgr_test/fork_hold");
+		return 1;
+	}
+	printf("forker=%d\n", (int)getpid());
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		return 1;
+	}
+	if (!pid) {
+		probe(NULL);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid) {
+		perror("waitpid");
+		return 1;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 int main(int argc, char **argv)
 {
-	int opt, thread = 0, stay = 0;
+	int opt, thread = 0, child = 0, stay = 0;
 	pthread_t t;
 
-	while ((opt = getopt(argc, argv, "tw")) != -1) {
+	while ((opt = getopt(argc, argv, "tfw")) != -1) {
 		switch (opt) {
 		case 't':
 			thread = 1;
+			break;
+		case 'f':
+			child = 1;
 			break;
 		case 'w':
 			stay = 1;
@@ -85,13 +121,16 @@ int main(int argc, char **argv)
 				   strcmp(argv[optind], "trip_intr") &&
 				   strcmp(argv[optind], "spin") &&
 				   strcmp(argv[optind], "spin_bh"))) {
-		fprintf(stderr, "usage: %s [-t] [-w] trip|trip_intr|spin|spin_bh\n",
+		fprintf(stderr, "usage: %s [-t|-f] [-w] trip|trip_intr|spin|spin_bh\n",
 			argv[0]);
 		return 2;
 	}
 	mode = argv[optind];
 
-	if (thread) {
+	if (child) {
+		if (probe_in_child())
+			return 1;
+	} else if (thread) {
 		if (pthread_create(&t, NULL, probe, NULL)) {
 			perror("pthread_create");
 			return 1;

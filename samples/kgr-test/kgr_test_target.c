@@ -60,17 +60,29 @@
  *            no other task (the per-CPU kworkers included) runs on that
  *            CPU meanwhile: "cpu=C"; hogging reads the CPU or -1;
  *            writing 0 to hogging ends the loop early
+ *   fork_hold  write PID: hold the next fork of task PID after its child
+ *            copied the parent's thread flags and before the child joins
+ *            the task list: the kthread "kgr_test_forkhold" takes PID's
+ *            mmap lock for reading, so that the fork sleeps in dup_mmap()
+ *            (mmap_write_lock_killable()), and lets it go as soon as
+ *            kGraft marks PID (TIF_KGR_IN_PROGRESS), or after 60 s;
+ *            write 0: end the hold.  read: "pid=P state=S waiting=W",
+ *            S one of idle, holding, marked (the hold ended because PID
+ *            was marked), timeout; W 1 while a writer (the fork) waits
  */
 #include <linux/atomic.h>
 #include <linux/bottom_half.h>
 #include <linux/cpu.h>
+#include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
+#include <linux/mmap_lock.h>
 #include <linux/module.h>
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
 #include <linux/uaccess.h>
@@ -130,6 +142,8 @@ KGR_TEST_FN_DEFINE(36)
 KGR_TEST_FN_DEFINE(37)
 KGR_TEST_FN_DEFINE(38)
 KGR_TEST_FN_DEFINE(39)
+KGR_TEST_FN_DEFINE(40)
+KGR_TEST_FN_DEFINE(41)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
@@ -141,7 +155,8 @@ static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_25, kgr_test_fn_26, kgr_test_fn_27, kgr_test_fn_28,
 	kgr_test_fn_29, kgr_test_fn_30, kgr_test_fn_31, kgr_test_fn_32,
 	kgr_test_fn_33, kgr_test_fn_34, kgr_test_fn_35, kgr_test_fn_36,
-	kgr_test_fn_37, kgr_test_fn_38, kgr_test_fn_39,
+	kgr_test_fn_37, kgr_test_fn_38, kgr_test_fn_39, kgr_test_fn_40,
+	kgr_test_fn_41,
 };
 
 static unsigned int kgr_test_selected = 1;
@@ -753,6 +768,113 @@ static ssize_t hogging_write(struct file *file, const char __user *buf,
 	return len;
 }
 
+/* fork_hold: the holder, the task whose fork it holds, and that task's mm */
+enum { KGR_FH_IDLE, KGR_FH_HOLDING, KGR_FH_MARKED, KGR_FH_TIMEOUT };
+static const char *const kgr_test_fh_states[] = {
+	"idle", "holding", "marked", "timeout",
+};
+static struct task_struct *kgr_test_fh_task;
+static struct task_struct *kgr_test_fh_target;
+static struct mm_struct *kgr_test_fh_mm;
+static pid_t kgr_test_fh_pid;
+static int kgr_test_fh_state;
+static DECLARE_COMPLETION(kgr_test_fh_held);
+
+static int kgr_test_fh_fn(void *unused)
+{
+	struct task_struct *target = kgr_test_fh_target;
+	struct mm_struct *mm = kgr_test_fh_mm;
+	unsigned long end = jiffies + 60 * HZ;
+	int state = KGR_FH_TIMEOUT;
+
+	mmap_read_lock(mm);
+	WRITE_ONCE(kgr_test_fh_state, KGR_FH_HOLDING);
+	complete(&kgr_test_fh_held);
+	while (!kthread_should_stop() && time_before(jiffies, end)) {
+		if (test_tsk_thread_flag(target, TIF_KGR_IN_PROGRESS)) {
+			state = KGR_FH_MARKED;
+			break;
+		}
+		usleep_range(100, 200);
+	}
+	mmap_read_unlock(mm);
+	WRITE_ONCE(kgr_test_fh_state, state);
+	mmput(mm);
+	put_task_struct(target);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(HZ / 10);
+	return 0;
+}
+
+/* start holding task @nr's next fork (kgr_test_kthread_lock held) */
+static int kgr_test_fh_start(pid_t nr)
+{
+	struct task_struct *target, *t;
+	struct mm_struct *mm = NULL;
+	struct pid *pid;
+
+	pid = find_get_pid(nr);
+	target = get_pid_task(pid, PIDTYPE_PID);
+	put_pid(pid);
+	if (target)
+		mm = get_task_mm(target);
+	if (!mm) {
+		if (target)
+			put_task_struct(target);
+		return -ESRCH;
+	}
+	kgr_test_fh_target = target;
+	kgr_test_fh_mm = mm;
+	kgr_test_fh_pid = nr;
+	WRITE_ONCE(kgr_test_fh_state, KGR_FH_IDLE);
+	reinit_completion(&kgr_test_fh_held);
+	t = kthread_run(kgr_test_fh_fn, NULL, "kgr_test_forkhold");
+	if (IS_ERR(t)) {
+		mmput(mm);
+		put_task_struct(target);
+		return PTR_ERR(t);
+	}
+	kgr_test_fh_task = get_task_struct(t);
+	wait_for_completion(&kgr_test_fh_held);
+	return 0;
+}
+
+static ssize_t fork_hold_write(struct file *file, const char __user *buf,
+			       size_t len, loff_t *pos)
+{
+	unsigned int n;
+	int ret = kgr_test_get_uint(buf, len, &n);
+
+	if (ret)
+		return ret;
+
+	mutex_lock(&kgr_test_kthread_lock);
+	kgr_test_kthread_put(&kgr_test_fh_task);
+	if (n)
+		ret = kgr_test_fh_start(n);
+	mutex_unlock(&kgr_test_kthread_lock);
+
+	return ret ? ret : len;
+}
+
+static ssize_t fork_hold_read(struct file *file, char __user *buf,
+			      size_t len, loff_t *pos)
+{
+	int state, waiting = 0;
+	pid_t nr;
+
+	mutex_lock(&kgr_test_kthread_lock);
+	nr = kgr_test_fh_task ? kgr_test_fh_pid : 0;
+	state = READ_ONCE(kgr_test_fh_state);
+	/* the mm is only used while the holder holds it */
+	if (kgr_test_fh_task && state == KGR_FH_HOLDING)
+		waiting = mmap_lock_is_contended(kgr_test_fh_mm);
+	mutex_unlock(&kgr_test_kthread_lock);
+
+	return kgr_test_reply(buf, len, pos, "pid=%d state=%s waiting=%d\n",
+			      nr, kgr_test_fh_states[state], waiting);
+}
+
 #define KGR_TEST_FILE(_name, _mode, _read, _write)		\
 	{ .name = _name, .mode = _mode,				\
 	  .ops = { .proc_read = _read, .proc_write = _write,	\
@@ -779,6 +901,7 @@ static struct kgr_test_file {
 	KGR_TEST_FILE("deep", 0600, deep_read, deep_write),
 	KGR_TEST_FILE("hog", 0444, hog_read, NULL),
 	KGR_TEST_FILE("hogging", 0600, hogging_read, hogging_write),
+	KGR_TEST_FILE("fork_hold", 0600, fork_hold_read, fork_hold_write),
 };
 
 static struct proc_dir_entry *kgr_test_dir;
@@ -812,6 +935,7 @@ static void __exit kgr_test_target_exit(void)
 		kthread_stop(kgr_test_kthread);
 	kgr_test_kthread_put(&kgr_test_unstarted);
 	kgr_test_kthread_put(&kgr_test_deep_task);
+	kgr_test_kthread_put(&kgr_test_fh_task);
 	WRITE_ONCE(kgr_test_released, true);
 	wake_up_all(&kgr_test_wq);
 	proc_remove(kgr_test_dir);
