@@ -40,6 +40,19 @@ CASES = {
          'void kgr_copy_process(struct task_struct *child)\n{\n',
          'void kgr_copy_process(struct task_struct *child)\n{\n\treturn;\n'),
     ]),
+    'stale': ('3', '0156', ['test-kgr-stale-read.sh'], '', [
+        # the order before 0156: kgr_switch_allowed is read before the
+        # mark is tested, at every safe point, and nothing notices a
+        # patch that started in between (0157's stack walk of a kthread
+        # stays between the read and the clear)
+        ('include/linux/sched.h',
+         '\tif (unlikely(test_tsk_thread_flag(p, TIF_KGR_IN_PROGRESS)))\n'
+         '\t\tkgr_task_cross(p);\n',
+         '\tkgr_task_cross(p);\n'),
+        ('kernel/kgr_transition.c',
+         '\tif (READ_ONCE(kgr_switch_seq) != seq) {\n',
+         '\tif (0 && READ_ONCE(kgr_switch_seq) != seq) {\n'),
+    ]),
     'safepoint': ('4', '0157', ['test-kgr-safepoint.sh'], '', [
         # a kthread crosses at any safe point, whatever is on its stack
         ('kernel/kgr_transition.c',
@@ -93,6 +106,7 @@ CASES = {
 EXPECT = {
     'bh': r'mixed versions|switches within the trip',
     'fork': r'switches within the trip|first call of the trip',
+    'stale': r"switches within the kthread's trip|first call of the kthread's held trip",
     'safepoint': r'rounds with old and new code',
     'idle': r'mixed old and new code|no idle iteration ran the new code',
     'hotplug': r'CPU 1',

@@ -32,7 +32,10 @@
  *            never passes a safe point (no kthread_should_stop(), no
  *            kgr_task_safe()); write 0: release it, it then loops through
  *            kthread_should_stop() again.
- *            read: "pid=P held=H version=V", V from its latest call
+ *            read: "pid=P held=H version=V calls=C first=F old2new=A
+ *            new2old=B", V from its latest call; C, F, A, B of its latest
+ *            held stretch (the calls since the last write of 1, all in
+ *            one trip): how many, the first version, switches up and down
  *   kthread_new  write 1: create (once) the kthread "kgr_test_unstarted"
  *            with kthread_create() and do not start it: it sleeps
  *            uninterruptibly in kthread() until woken; write 2: start it
@@ -69,6 +72,14 @@
  *            write 0: end the hold.  read: "pid=P state=S waiting=W",
  *            S one of idle, holding, marked (the hold ended because PID
  *            was marked), timeout; W 1 while a writer (the fork) waits
+ *   cross_hold  write PID: hold task PID at its next call of
+ *            stack_trace_save_tsk_reliable() (a kprobe), which kGraft
+ *            makes at a kthread's safe point after it read
+ *            kgr_switch_allowed and before it clears the task's mark, until
+ *            the task is marked (or 10 s passed): a busy wait, with
+ *            preemption off; write 0: remove the kprobe.  read: "pid=P
+ *            state=S", S one of idle, armed, window (held there now),
+ *            marked (let go because it was marked), timeout
  */
 #include <linux/atomic.h>
 #include <linux/bottom_half.h>
@@ -77,6 +88,7 @@
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/mmap_lock.h>
 #include <linux/module.h>
@@ -144,6 +156,7 @@ KGR_TEST_FN_DEFINE(38)
 KGR_TEST_FN_DEFINE(39)
 KGR_TEST_FN_DEFINE(40)
 KGR_TEST_FN_DEFINE(41)
+KGR_TEST_FN_DEFINE(42)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
@@ -156,7 +169,7 @@ static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_29, kgr_test_fn_30, kgr_test_fn_31, kgr_test_fn_32,
 	kgr_test_fn_33, kgr_test_fn_34, kgr_test_fn_35, kgr_test_fn_36,
 	kgr_test_fn_37, kgr_test_fn_38, kgr_test_fn_39, kgr_test_fn_40,
-	kgr_test_fn_41,
+	kgr_test_fn_41, kgr_test_fn_42,
 };
 
 static unsigned int kgr_test_selected = 1;
@@ -173,14 +186,32 @@ static int kgr_test_call(void)
 static struct task_struct *kgr_test_kthread;
 static bool kgr_test_kthread_held;
 static int kgr_test_kthread_version;
+/* the latest held stretch: calls, first version, switches up and down */
+static unsigned long kgr_test_kthread_calls;
+static int kgr_test_kthread_first;
+static unsigned long kgr_test_kthread_up, kgr_test_kthread_down;
 static DEFINE_MUTEX(kgr_test_kthread_lock);
 
 static int kgr_test_kthread_fn(void *unused)
 {
+	unsigned long n;
+	int v;
+
 	while (!kthread_should_stop()) {
 		/* held: no safe point in this loop */
-		while (READ_ONCE(kgr_test_kthread_held)) {
-			WRITE_ONCE(kgr_test_kthread_version, kgr_test_call());
+		for (n = 0; READ_ONCE(kgr_test_kthread_held); n++) {
+			v = kgr_test_call();
+			if (!n) {
+				WRITE_ONCE(kgr_test_kthread_first, v);
+				WRITE_ONCE(kgr_test_kthread_up, 0);
+				WRITE_ONCE(kgr_test_kthread_down, 0);
+			} else if (v > kgr_test_kthread_version) {
+				WRITE_ONCE(kgr_test_kthread_up, kgr_test_kthread_up + 1);
+			} else if (v < kgr_test_kthread_version) {
+				WRITE_ONCE(kgr_test_kthread_down, kgr_test_kthread_down + 1);
+			}
+			WRITE_ONCE(kgr_test_kthread_version, v);
+			WRITE_ONCE(kgr_test_kthread_calls, n + 1);
 			schedule_timeout_interruptible(HZ / 10);
 		}
 		WRITE_ONCE(kgr_test_kthread_version, kgr_test_call());
@@ -245,7 +276,7 @@ static void kgr_test_kthread_put(struct task_struct **t)
 static ssize_t kgr_test_reply(char __user *buf, size_t len, loff_t *pos,
 			      const char *fmt, ...)
 {
-	char reply[96];
+	char reply[160];
 	va_list args;
 	int n;
 
@@ -456,9 +487,14 @@ static ssize_t kthread_read(struct file *file, char __user *buf, size_t len,
 	pid = kgr_test_kthread ? task_pid_nr(kgr_test_kthread) : 0;
 	mutex_unlock(&kgr_test_kthread_lock);
 
-	return kgr_test_reply(buf, len, pos, "pid=%d held=%d version=%d\n", pid,
-			      READ_ONCE(kgr_test_kthread_held),
-			      READ_ONCE(kgr_test_kthread_version));
+	return kgr_test_reply(buf, len, pos,
+			      "pid=%d held=%d version=%d calls=%lu first=%d old2new=%lu new2old=%lu\n",
+			      pid, READ_ONCE(kgr_test_kthread_held),
+			      READ_ONCE(kgr_test_kthread_version),
+			      READ_ONCE(kgr_test_kthread_calls),
+			      READ_ONCE(kgr_test_kthread_first),
+			      READ_ONCE(kgr_test_kthread_up),
+			      READ_ONCE(kgr_test_kthread_down));
 }
 
 static ssize_t kthread_new_write(struct file *file, const char __user *buf,
@@ -875,6 +911,115 @@ static ssize_t fork_hold_read(struct file *file, char __user *buf,
 			      nr, kgr_test_fh_states[state], waiting);
 }
 
+/*
+ * cross_hold: a task held inside kgr_task_cross(), between its read of
+ * kgr_switch_allowed and the clear of its mark (issue 11, item 3). The
+ * kprobe's handler runs with preemption off, so the hold is a busy wait,
+ * as long as a long interrupt or a vCPU the host does not run would be.
+ */
+enum { KGR_XH_IDLE, KGR_XH_ARMED, KGR_XH_WINDOW, KGR_XH_MARKED, KGR_XH_TIMEOUT };
+static const char *const kgr_test_xh_states[] = {
+	"idle", "armed", "window", "marked", "timeout",
+};
+static struct task_struct *kgr_test_xh_target;
+static pid_t kgr_test_xh_pid;
+static int kgr_test_xh_state;
+
+#ifdef CONFIG_KPROBES
+static int kgr_test_xh_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long end = jiffies + 10 * HZ;
+
+	if (current != READ_ONCE(kgr_test_xh_target) ||
+	    cmpxchg(&kgr_test_xh_state, KGR_XH_ARMED, KGR_XH_WINDOW) != KGR_XH_ARMED)
+		return 0;
+	while (!test_tsk_thread_flag(current, TIF_KGR_IN_PROGRESS)) {
+		if (time_after(jiffies, end)) {
+			WRITE_ONCE(kgr_test_xh_state, KGR_XH_TIMEOUT);
+			return 0;
+		}
+		cpu_relax();
+	}
+	WRITE_ONCE(kgr_test_xh_state, KGR_XH_MARKED);
+	return 0;
+}
+
+static struct kprobe kgr_test_xh_kp;
+static bool kgr_test_xh_registered;
+
+/* (kgr_test_kthread_lock held) */
+static void kgr_test_xh_stop(void)
+{
+	if (kgr_test_xh_registered)
+		unregister_kprobe(&kgr_test_xh_kp);
+	kgr_test_xh_registered = false;
+	if (kgr_test_xh_target)
+		put_task_struct(kgr_test_xh_target);
+	WRITE_ONCE(kgr_test_xh_target, NULL);
+	WRITE_ONCE(kgr_test_xh_state, KGR_XH_IDLE);
+}
+
+static int kgr_test_xh_start(pid_t nr)
+{
+	struct task_struct *target;
+	struct pid *pid;
+	int ret;
+
+	pid = find_get_pid(nr);
+	target = get_pid_task(pid, PIDTYPE_PID);
+	put_pid(pid);
+	if (!target)
+		return -ESRCH;
+	kgr_test_xh_pid = nr;
+	WRITE_ONCE(kgr_test_xh_target, target);
+	WRITE_ONCE(kgr_test_xh_state, KGR_XH_ARMED);
+	memset(&kgr_test_xh_kp, 0, sizeof(kgr_test_xh_kp));
+	kgr_test_xh_kp.symbol_name = "stack_trace_save_tsk_reliable";
+	kgr_test_xh_kp.pre_handler = kgr_test_xh_pre;
+	ret = register_kprobe(&kgr_test_xh_kp);
+	if (ret) {
+		kgr_test_xh_stop();
+		return ret;
+	}
+	kgr_test_xh_registered = true;
+	return 0;
+}
+#else
+static void kgr_test_xh_stop(void) { }
+static int kgr_test_xh_start(pid_t nr)
+{
+	return -EOPNOTSUPP;
+}
+#endif /* CONFIG_KPROBES */
+
+static ssize_t cross_hold_write(struct file *file, const char __user *buf,
+				size_t len, loff_t *pos)
+{
+	unsigned int n;
+	int ret = kgr_test_get_uint(buf, len, &n);
+
+	if (ret)
+		return ret;
+
+	mutex_lock(&kgr_test_kthread_lock);
+	kgr_test_xh_stop();
+	if (n)
+		ret = kgr_test_xh_start(n);
+	mutex_unlock(&kgr_test_kthread_lock);
+
+	return ret ? ret : len;
+}
+
+static ssize_t cross_hold_read(struct file *file, char __user *buf,
+			       size_t len, loff_t *pos)
+{
+	int state = READ_ONCE(kgr_test_xh_state);
+
+	return kgr_test_reply(buf, len, pos, "pid=%d state=%s\n",
+			      state == KGR_XH_IDLE ? 0 : kgr_test_xh_pid,
+			      kgr_test_xh_states[state]);
+}
+
 #define KGR_TEST_FILE(_name, _mode, _read, _write)		\
 	{ .name = _name, .mode = _mode,				\
 	  .ops = { .proc_read = _read, .proc_write = _write,	\
@@ -902,6 +1047,7 @@ static struct kgr_test_file {
 	KGR_TEST_FILE("hog", 0444, hog_read, NULL),
 	KGR_TEST_FILE("hogging", 0600, hogging_read, hogging_write),
 	KGR_TEST_FILE("fork_hold", 0600, fork_hold_read, fork_hold_write),
+	KGR_TEST_FILE("cross_hold", 0600, cross_hold_read, cross_hold_write),
 };
 
 static struct proc_dir_entry *kgr_test_dir;
@@ -936,6 +1082,9 @@ static void __exit kgr_test_target_exit(void)
 	kgr_test_kthread_put(&kgr_test_unstarted);
 	kgr_test_kthread_put(&kgr_test_deep_task);
 	kgr_test_kthread_put(&kgr_test_fh_task);
+	mutex_lock(&kgr_test_kthread_lock);
+	kgr_test_xh_stop();
+	mutex_unlock(&kgr_test_kthread_lock);
 	WRITE_ONCE(kgr_test_released, true);
 	wake_up_all(&kgr_test_wq);
 	proc_remove(kgr_test_dir);
