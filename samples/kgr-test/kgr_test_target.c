@@ -157,6 +157,8 @@ KGR_TEST_FN_DEFINE(39)
 KGR_TEST_FN_DEFINE(40)
 KGR_TEST_FN_DEFINE(41)
 KGR_TEST_FN_DEFINE(42)
+KGR_TEST_FN_DEFINE(43)
+KGR_TEST_FN_DEFINE(44)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
@@ -169,7 +171,7 @@ static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_29, kgr_test_fn_30, kgr_test_fn_31, kgr_test_fn_32,
 	kgr_test_fn_33, kgr_test_fn_34, kgr_test_fn_35, kgr_test_fn_36,
 	kgr_test_fn_37, kgr_test_fn_38, kgr_test_fn_39, kgr_test_fn_40,
-	kgr_test_fn_41, kgr_test_fn_42,
+	kgr_test_fn_41, kgr_test_fn_42, kgr_test_fn_43, kgr_test_fn_44,
 };
 
 static unsigned int kgr_test_selected = 1;
@@ -291,6 +293,29 @@ static int kgr_test_get_uint(const char __user *buf, size_t len,
 			     unsigned int *val)
 {
 	return kstrtouint_from_user(buf, len, 0, val);
+}
+
+/*
+ * The files that start something: writing 0 stops it, N stops it and
+ * starts it again with N, both under @lock.
+ */
+static ssize_t kgr_test_restart(const char __user *buf, size_t len,
+				struct mutex *lock, void (*stop)(void),
+				int (*start)(unsigned int n))
+{
+	unsigned int n;
+	int ret = kgr_test_get_uint(buf, len, &n);
+
+	if (ret)
+		return ret;
+
+	mutex_lock(lock);
+	stop();
+	if (n)
+		ret = start(n);
+	mutex_unlock(lock);
+
+	return ret ? ret : len;
 }
 
 static ssize_t select_write(struct file *file, const char __user *buf,
@@ -691,22 +716,17 @@ static void kgr_test_irq_start(void)
 	cpus_read_unlock();
 }
 
+static int kgr_test_irq_restart(unsigned int n)
+{
+	kgr_test_irq_start();
+	return 0;
+}
+
 static ssize_t irq_write(struct file *file, const char __user *buf,
 			 size_t len, loff_t *pos)
 {
-	unsigned int n;
-	int ret = kgr_test_get_uint(buf, len, &n);
-
-	if (ret)
-		return ret;
-
-	mutex_lock(&kgr_test_irq_lock);
-	kgr_test_irq_stop();
-	if (n)
-		kgr_test_irq_start();
-	mutex_unlock(&kgr_test_irq_lock);
-
-	return len;
+	return kgr_test_restart(buf, len, &kgr_test_irq_lock,
+				kgr_test_irq_stop, kgr_test_irq_restart);
 }
 
 static ssize_t irq_read(struct file *file, char __user *buf, size_t len,
@@ -843,7 +863,7 @@ static int kgr_test_fh_fn(void *unused)
 }
 
 /* start holding task @nr's next fork (kgr_test_kthread_lock held) */
-static int kgr_test_fh_start(pid_t nr)
+static int kgr_test_fh_start(unsigned int nr)
 {
 	struct task_struct *target, *t;
 	struct mm_struct *mm = NULL;
@@ -875,22 +895,16 @@ static int kgr_test_fh_start(pid_t nr)
 	return 0;
 }
 
+static void kgr_test_fh_stop(void)
+{
+	kgr_test_kthread_put(&kgr_test_fh_task);
+}
+
 static ssize_t fork_hold_write(struct file *file, const char __user *buf,
 			       size_t len, loff_t *pos)
 {
-	unsigned int n;
-	int ret = kgr_test_get_uint(buf, len, &n);
-
-	if (ret)
-		return ret;
-
-	mutex_lock(&kgr_test_kthread_lock);
-	kgr_test_kthread_put(&kgr_test_fh_task);
-	if (n)
-		ret = kgr_test_fh_start(n);
-	mutex_unlock(&kgr_test_kthread_lock);
-
-	return ret ? ret : len;
+	return kgr_test_restart(buf, len, &kgr_test_kthread_lock,
+				kgr_test_fh_stop, kgr_test_fh_start);
 }
 
 static ssize_t fork_hold_read(struct file *file, char __user *buf,
@@ -959,7 +973,7 @@ static void kgr_test_xh_stop(void)
 	WRITE_ONCE(kgr_test_xh_state, KGR_XH_IDLE);
 }
 
-static int kgr_test_xh_start(pid_t nr)
+static int kgr_test_xh_start(unsigned int nr)
 {
 	struct task_struct *target;
 	struct pid *pid;
@@ -986,7 +1000,7 @@ static int kgr_test_xh_start(pid_t nr)
 }
 #else
 static void kgr_test_xh_stop(void) { }
-static int kgr_test_xh_start(pid_t nr)
+static int kgr_test_xh_start(unsigned int nr)
 {
 	return -EOPNOTSUPP;
 }
@@ -995,19 +1009,8 @@ static int kgr_test_xh_start(pid_t nr)
 static ssize_t cross_hold_write(struct file *file, const char __user *buf,
 				size_t len, loff_t *pos)
 {
-	unsigned int n;
-	int ret = kgr_test_get_uint(buf, len, &n);
-
-	if (ret)
-		return ret;
-
-	mutex_lock(&kgr_test_kthread_lock);
-	kgr_test_xh_stop();
-	if (n)
-		ret = kgr_test_xh_start(n);
-	mutex_unlock(&kgr_test_kthread_lock);
-
-	return ret ? ret : len;
+	return kgr_test_restart(buf, len, &kgr_test_kthread_lock,
+				kgr_test_xh_stop, kgr_test_xh_start);
 }
 
 static ssize_t cross_hold_read(struct file *file, char __user *buf,
@@ -1081,7 +1084,7 @@ static void __exit kgr_test_target_exit(void)
 		kthread_stop(kgr_test_kthread);
 	kgr_test_kthread_put(&kgr_test_unstarted);
 	kgr_test_kthread_put(&kgr_test_deep_task);
-	kgr_test_kthread_put(&kgr_test_fh_task);
+	kgr_test_fh_stop();
 	mutex_lock(&kgr_test_kthread_lock);
 	kgr_test_xh_stop();
 	mutex_unlock(&kgr_test_kthread_lock);
