@@ -17,9 +17,10 @@
 # is allowed: if the patch opened the transition before the child left
 # fork(), the child crossed there, as it may, and its whole trip is new.
 # Such an attempt proves nothing either way and is repeated with the next
-# function (40, 43, 44); three in a row fail the test.
+# function (40, 43 ... 49); in the full suite about one attempt in two
+# missed (2026-12-05), so eight in a row fail the test.
 #
-# kgr-timeout: 180
+# kgr-timeout: 300
 
 . "$(dirname "$0")/functions.sh"
 
@@ -58,11 +59,11 @@ attempt() {
 
 load_target
 echo 2000 > $KGR_TEST/spin_ms
-for n in 40 43 44; do
+for n in 40 43 44 45 46 47 48 49; do
 	if attempt $n; then
 		log "ok: the child's trip began in the old universe and stayed there"
 		exit 0
 	fi
 	log "the child's trip began in the new universe (it crossed on its way out of fork()): nothing shown"
 done
-die "in 3 attempts no child's trip began before the switch was allowed"
+die "in 8 attempts no child's trip began before the switch was allowed"

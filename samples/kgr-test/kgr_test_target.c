@@ -159,6 +159,11 @@ KGR_TEST_FN_DEFINE(41)
 KGR_TEST_FN_DEFINE(42)
 KGR_TEST_FN_DEFINE(43)
 KGR_TEST_FN_DEFINE(44)
+KGR_TEST_FN_DEFINE(45)
+KGR_TEST_FN_DEFINE(46)
+KGR_TEST_FN_DEFINE(47)
+KGR_TEST_FN_DEFINE(48)
+KGR_TEST_FN_DEFINE(49)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
@@ -172,6 +177,8 @@ static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_33, kgr_test_fn_34, kgr_test_fn_35, kgr_test_fn_36,
 	kgr_test_fn_37, kgr_test_fn_38, kgr_test_fn_39, kgr_test_fn_40,
 	kgr_test_fn_41, kgr_test_fn_42, kgr_test_fn_43, kgr_test_fn_44,
+	kgr_test_fn_45, kgr_test_fn_46, kgr_test_fn_47, kgr_test_fn_48,
+	kgr_test_fn_49,
 };
 
 static unsigned int kgr_test_selected = 1;
