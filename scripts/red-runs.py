@@ -96,6 +96,38 @@ CASES = {
          'void kgr_task_dead(struct task_struct *p)\n{\n\tkgr_task_switch(p);\n}\n',
          'void kgr_task_dead(struct task_struct *p)\n{\n}\n'),
     ]),
+    # Do no harm (issue 21): the items are issue 21's
+    'unseen': ('21.1', '0500', ['test-kgr-nudge-unseen.sh'], '', [
+        # every task asleep interruptibly in a listed call is nudged,
+        # whatever its file, flags or signal mask
+        ('kernel/kgr_nudge.c',
+         '\twhy = kgr_call_why(p, s);\n\tif (why)\n\t\treturn why;\n',
+         '\twhy = NULL;\n'),
+        ('kernel/kgr_nudge.c',
+         '\t\ts->why = kgr_task_why(p);\n', '\t\ts->why = NULL;\n'),
+    ]),
+    'rmtp': ('21.1', '0500', ['test-kgr-nudge.sh'], '', [
+        # nanosleep() writes the time left at a nudge too
+        ('kernel/time/hrtimer.c',
+         'TT_NONE && !kgr_nudged()) {', 'TT_NONE) {'),
+    ]),
+    'uring': ('21.2', '0502', ['test-kgr-uring.sh'], '', [
+        # io_uring's threads taken for user tasks, as before
+        ('kernel/kgr_nudge.c',
+         '\t} else if (p->flags & PF_IO_WORKER) {\n',
+         '\t} else if (0) {\n'),
+    ]),
+    'symref': ('21.7', '0503', ['test-kgr-symref.sh'], '', [
+        # no taint at all: the first check the test makes
+        ('kernel/module/kgraft.c',
+         '\tif (!err && !test_bit(TAINT_LIVEPATCH, &mod->taints)) {\n',
+         '\tif (0) {\n'),
+    ]),
+    'keep': ('21.4', '0501', ['test-kgr-force-keep.sh'], '', [
+        # a forced revert lets the patch's module go, as a normal one does
+        ('kernel/kgr_transition.c',
+         '\tforced = kgr_forced;\n', '\tforced = false;\n'),
+    ]),
 }
 
 
@@ -114,6 +146,11 @@ EXPECT = {
     'symbols': r'kgr_test_dup_noname loaded|ambiguous|kgr_test_dup_fn\(\) of',
     'stub': r'kgr.stub_log by default',
     'exit': r'periodic check',
+    'unseen': r"expected 'ret=8 errno=0'|expected 'ret=1 errno=0'|does not name",
+    'rmtp': r"nanosleep's rem after a nudge",
+    'uring': r'did not finalize',
+    'symref': r'does not taint the kernel K',
+    'keep': r'rmod of a module a task may still run|does not say that|does not list|GUEST DIED',
 }
 
 

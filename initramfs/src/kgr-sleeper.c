@@ -14,10 +14,20 @@
  *   epoll_pwait  epoll_pwait(stdin, MS, empty signal mask)
  *   futex      FUTEX_WAIT on a private word that nobody wakes, MS
  *   pause      pause(); SIGUSR1 (handled, no SA_RESTART) ends it
- *   nanosleep  nanosleep(MS)
+ *   nanosleep  nanosleep(MS, &rem), rem set to a marker before: prints
+ *              "rem=kept" if the call left it alone, else "rem=written"
  *   wait4      fork a child that sleeps MS and exits 7; wait4() for it
  *   sigtimedwait  sigtimedwait() for SIGUSR2 (blocked), MS: a call that
  *              kGraft does not nudge (it would return EINTR)
+ *   waitall    recv(8 bytes, MSG_WAITALL) from an AF_UNIX stream socket
+ *              that holds 4 (a read a nudge would cut short); a child
+ *              sends the other 4 once it reads a byte from stdin
+ *   rcvlowat   the same with SO_RCVLOWAT 8 and a plain recv()
+ *   pty_vmin   read(8 bytes) from a raw pty (VMIN 8, VTIME 0) that holds
+ *              4; the child writes the other 4 the same way
+ *   epoll_masked  epoll_pwait(stdin, MS) with SIGUSR1 in its temporary
+ *              mask (not in the task's own): a SIGUSR1 sent meanwhile must
+ *              wait for the call to end, which must not be EINTR
  *   ptrace     fork a child that stops itself under our ptrace, print
  *              "traced=PID"; read(0, 1 byte), then PTRACE_CONT the
  *              child, which sleeps MS and exits 7; wait4() for it
@@ -35,6 +45,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
+#include <termios.h>
+#include <fcntl.h>
 #include <sys/ptrace.h>
 #include <sys/select.h>
 #include <sys/syscall.h>
@@ -105,6 +118,45 @@ static long wait_child(pid_t pid)
 	return ret;
 }
 
+/*
+ * Put 4 bytes into a channel, and fork a child that writes 4 more to
+ * wfd once it reads a byte from stdin. rfd, the reading end, is the
+ * caller's to read 8 bytes from.
+ */
+static int half_then_rest(int wfd)
+{
+	char c;
+
+	if (write(wfd, "abcd", 4) != 4)
+		return -1;
+	if (fork() == 0) {
+		if (read(0, &c, 1) != 1 || write(wfd, "efgh", 4) != 4)
+			_exit(1);
+		_exit(0);
+	}
+	return 0;
+}
+
+/* a raw pty whose slave reads 8 bytes at once: the slave, or -1 */
+static int raw_pty(int *master)
+{
+	struct termios t;
+	int s;
+
+	*master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (*master < 0 || grantpt(*master) || unlockpt(*master))
+		return -1;
+	s = open(ptsname(*master), O_RDWR | O_NOCTTY);
+	if (s < 0 || tcgetattr(s, &t))
+		return -1;
+	cfmakeraw(&t);
+	t.c_cc[VMIN] = 8;
+	t.c_cc[VTIME] = 0;
+	if (tcsetattr(s, TCSANOW, &t))
+		return -1;
+	return s;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode;
@@ -162,8 +214,57 @@ int main(int argc, char **argv)
 		ret = pause();
 	} else if (!strcmp(mode, "nanosleep")) {
 		struct timespec ts = ms_to_ts(ms);
+		struct timespec rem = { 12345, 678 };
 
-		ret = nanosleep(&ts, NULL);
+		ret = nanosleep(&ts, &rem);
+		err = errno;
+		printf("rem=%s\n", rem.tv_sec == 12345 && rem.tv_nsec == 678 ?
+		       "kept" : "written");
+		errno = err;
+	} else if (!strcmp(mode, "waitall") || !strcmp(mode, "rcvlowat")) {
+		int sv[2], lowat = 8;
+		char buf[8];
+
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+			perror("socketpair");
+			return 3;
+		}
+		if (!strcmp(mode, "rcvlowat") &&
+		    setsockopt(sv[0], SOL_SOCKET, SO_RCVLOWAT, &lowat,
+			       sizeof(lowat))) {
+			perror("SO_RCVLOWAT");
+			return 1;
+		}
+		if (half_then_rest(sv[1]))
+			return 1;
+		start = now_ms();
+		ret = recv(sv[0], buf, sizeof(buf),
+			   !strcmp(mode, "waitall") ? MSG_WAITALL : 0);
+	} else if (!strcmp(mode, "pty_vmin")) {
+		int master, slave = raw_pty(&master);
+		char buf[8];
+
+		if (slave < 0) {
+			perror("pty");
+			return 3;
+		}
+		if (half_then_rest(master))
+			return 1;
+		start = now_ms();
+		ret = read(slave, buf, sizeof(buf));
+	} else if (!strcmp(mode, "epoll_masked")) {
+		struct epoll_event ev = { .events = EPOLLIN };
+		int ep = epoll_create1(0);
+		sigset_t mask;
+
+		if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, 0, &ev)) {
+			perror("epoll");
+			return 1;
+		}
+		sigemptyset(&mask);
+		sigaddset(&mask, SIGUSR1);
+		start = now_ms();
+		ret = epoll_pwait(ep, &ev, 1, ms, &mask);
 	} else if (!strcmp(mode, "wait4")) {
 		pid_t pid = sleeping_child(ms, 0);
 

@@ -164,6 +164,9 @@ KGR_TEST_FN_DEFINE(46)
 KGR_TEST_FN_DEFINE(47)
 KGR_TEST_FN_DEFINE(48)
 KGR_TEST_FN_DEFINE(49)
+KGR_TEST_FN_DEFINE(50)
+KGR_TEST_FN_DEFINE(51)
+KGR_TEST_FN_DEFINE(52)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
@@ -178,7 +181,7 @@ static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_37, kgr_test_fn_38, kgr_test_fn_39, kgr_test_fn_40,
 	kgr_test_fn_41, kgr_test_fn_42, kgr_test_fn_43, kgr_test_fn_44,
 	kgr_test_fn_45, kgr_test_fn_46, kgr_test_fn_47, kgr_test_fn_48,
-	kgr_test_fn_49,
+	kgr_test_fn_49, kgr_test_fn_50, kgr_test_fn_51, kgr_test_fn_52,
 };
 
 static unsigned int kgr_test_selected = 1;
