@@ -123,6 +123,20 @@ CASES = {
          '\tif (!err && !test_bit(TAINT_LIVEPATCH, &mod->taints)) {\n',
          '\tif (0) {\n'),
     ]),
+    'symrules': ('21.7', '0503', ['test-kgr-symref.sh'], '', [
+        # the license and export checks taken back
+        ('kernel/module/kgraft.c',
+         '\tif (test_bit(TAINT_PROPRIETARY_MODULE, &mod->taints)) {\n',
+         '\tif (0) {\n'),
+        ('kernel/module/kgraft.c',
+         '\t} else if (kgr_ref_exported(&ref)) {\n', '\t} else if (0) {\n'),
+    ]),
+    'perfn': ('21.1', '0504', ['test-kgr-per-function.sh'], '', [
+        # the tasks that hold the transition stay where they are
+        ('kernel/kgr_nudge.c',
+         '\t    kgr_transition_per_function() &&\n',
+         '\t    kgr_transition_per_function() && 0 &&\n'),
+    ]),
     'keep': ('21.4', '0501', ['test-kgr-force-keep.sh'], '', [
         # a forced revert lets the patch's module go, as a normal one does
         ('kernel/kgr_transition.c',
@@ -146,10 +160,12 @@ EXPECT = {
     'symbols': r'kgr_test_dup_noname loaded|ambiguous|kgr_test_dup_fn\(\) of',
     'stub': r'kgr.stub_log by default',
     'exit': r'periodic check',
-    'unseen': r"expected 'ret=8 errno=0'|expected 'ret=1 errno=0'|does not name",
+    'unseen': r"returned while the patch loaded|expected 'ret=8 errno=0'|expected 'ret=1 errno=0'|does not name",
     'rmtp': r"nanosleep's rem after a nudge",
     'uring': r'did not finalize',
     'symref': r'does not taint the kernel K',
+    'symrules': r'kgr_test_symref_export loaded',
+    'perfn': r'patching did not finalize',
     'keep': r'rmod of a module a task may still run|does not say that|does not list|GUEST DIED',
 }
 

@@ -34,17 +34,16 @@ wait_for "kmsg_since_mark | grep -q '^kgr: cat\[$pid\] holds the transition'" 20
 	die "the revert is not held by cat[$pid]"
 log "% echo 0 > /sys/kernel/kgraft/in_progress"
 echo 0 > /sys/kernel/kgraft/in_progress || die "forcing the revert failed"
+log "% rmmod $MOD"
+rmmod $MOD 2> /tmp/keep.err && die "rmmod of a module a task may still run was allowed"
+log "rmmod refused: $(cat /tmp/keep.err)"
+grep -q "^$MOD " /proc/modules || die "$MOD is gone"
 kmsg_since_mark | grep "^kgr: $MOD is reverted"
 kmsg_since_mark | grep -q "^kgr: $MOD is reverted by a forced transition; .* module $MOD stays loaded for good" ||
 	die "the log does not say that $MOD stays loaded"
 grep -q "^$MOD $MOD$" $KEPT || die "$KEPT does not list $MOD: '$(cat $KEPT)'"
 [ -d /sys/kernel/kgraft/$MOD ] && die "/sys/kernel/kgraft/$MOD is still there"
 assert_eq 1 "$(cat $PARM/sleepers)" "calls asleep in the new code after the revert"
-
-log "% rmmod $MOD"
-rmmod $MOD 2> /tmp/keep.err && die "rmmod of a module a task may still run was allowed"
-log "rmmod refused: $(cat /tmp/keep.err)"
-grep -q "^$MOD " /proc/modules || die "$MOD is gone"
 
 # the sleeper wakes up in the kept code and finishes its call there
 echo 0 > $PARM/hold

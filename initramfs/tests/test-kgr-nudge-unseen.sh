@@ -62,6 +62,12 @@ wait_for '[ "$(cat $KGR_TEST/waiting)" = 1 ]' 10 || die "the trip did not block"
 sleep 0.5
 
 load_mod kgr_test_patch_51
+# a nudge would have ended them by now, with what they had
+sleep 2
+for n in $held; do
+	line=$(grep '^mode=' $DIR/$n.out) &&
+		die "$n returned while the patch loaded: $line"
+done
 
 # what each is held for, in the log and in sysfs
 reason() {

@@ -48,8 +48,14 @@ KGR_TEST_PATCHED(patch, KGR_TEST_OLD_FN, KGR_TEST_NEW_FN);
 #define KGR_TEST_REPLACE_ALL	false
 #endif
 
+/* kgr_test_perfn settles for function-level consistency */
+#ifndef KGR_TEST_PER_FUNCTION
+#define KGR_TEST_PER_FUNCTION	false
+#endif
+
 static struct kgr_patch patch = {
 	.replace_all = KGR_TEST_REPLACE_ALL,
+	.per_function = KGR_TEST_PER_FUNCTION,
 	.patches = {
 		KGR_TEST_PATCH(KGR_TEST_OLD_FN),
 		KGR_PATCH_END

@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Function-level consistency, when a patch or the administrator settles
+# for it. A kgr-sleeper in recv(8, MSG_WAITALL) with 4 bytes (not nudged)
+# holds the transition of kgr_test_patch_53, and
+# /sys/kernel/kgraft/consistency reads "task"; bad writes are refused.
+# Writing "function" finalizes the transition with the sleeper still
+# asleep, switched where it sleeps; its call still returns all 8 bytes.
+# Then a patch that sets .per_function (kgr_test_perfn, kgr_test_fn_54)
+# finalizes past another such sleeper by itself. With no transition,
+# "function" is refused.
+#
+# kgr-timeout: 90
+
+. "$(dirname "$0")/functions.sh"
+
+DIR=/tmp/perfn
+CONS=/sys/kernel/kgraft/consistency
+
+start_test "function-level consistency switches sleepers where they sleep"
+load_target
+[ -w $CONS ] || die "no $CONS"
+rm -rf $DIR
+mkdir -p $DIR
+
+# waitall NAME: a kgr-sleeper in recv(MSG_WAITALL), stdin a FIFO
+waitall() {
+	mkfifo $DIR/$1.fifo
+	kgr-sleeper waitall -1 <> $DIR/$1.fifo > $DIR/$1.out 2>&1 &
+	echo $! > $DIR/$1.pid
+	wait_for "grep -q '^pid=' $DIR/$1.out" 10 || die "$1 did not start"
+	sleep 1
+	grep -q '^mode=' $DIR/$1.out && die "$1 returned: $(cat $DIR/$1.out)"
+}
+
+# the sleeper NAME got its 8 bytes
+finish() {
+	echo x > $DIR/$1.fifo
+	wait_for "grep -q '^mode=' $DIR/$1.out" 10 || die "$1 did not return"
+	log "$1: $(grep '^mode=' $DIR/$1.out)"
+	grep -q '^mode=waitall ret=8 errno=0 ' $DIR/$1.out ||
+		die "$1: expected ret=8, got '$(grep '^mode=' $DIR/$1.out)'"
+}
+
+waitall held
+pid=$(cat $DIR/held.pid)
+load_mod kgr_test_patch_53
+wait_for "grep -q '^$pid kgr-sleeper: .*MSG_WAITALL' /sys/kernel/kgraft/blocking" 10 ||
+	die "the sleeper does not hold the transition"
+assert_eq task "$(cat $CONS)" "$CONS by default"
+for bad in task x 1 ''; do
+	echo "$bad" > $CONS 2>/dev/null && die "writing '$bad' to $CONS was accepted"
+done
+sleep 1
+kmsg_since_mark | grep -q '^kgr succeeded$' && die "finalized before the administrator's choice"
+
+log "% echo function > $CONS"
+echo function > $CONS || die "writing function to $CONS failed"
+kgr_wait_finalized 10
+expect_log "settles for function-level consistency, as the administrator asked"
+assert_eq 0 "$(cat /proc/$pid/kgr_in_progress)" "kgr_in_progress of the switched sleeper"
+grep -q '^mode=' $DIR/held.out && die "the sleeper returned: $(cat $DIR/held.out)"
+assert_eq 2 "$(fn_version 53)" "kgr_test_fn_53 after the transition"
+finish held
+
+echo function > $CONS 2>/dev/null && die "writing function with no transition was accepted"
+
+waitall decl
+start_test "a patch that asks for function-level consistency"
+load_mod kgr_test_perfn
+kgr_wait_finalized 10
+expect_log "kgr_test_perfn asks for function-level consistency"
+assert_eq 0 "$(cat /proc/$(cat $DIR/decl.pid)/kgr_in_progress)" "kgr_in_progress of the second sleeper"
+finish decl
+assert_eq 2 "$(fn_version 54)" "kgr_test_fn_54 after the transition"
+log "ok"
+exit 0
