@@ -166,7 +166,7 @@ EXPECT = {
     'symref': r'does not taint the kernel K',
     'symrules': r'kgr_test_symref_export loaded',
     'perfn': r'patching did not finalize',
-    'keep': r'rmod of a module a task may still run|does not say that|does not list|GUEST DIED',
+    'keep': r'rmmod of a module a task may still run|does not say that|does not list|GUEST DIED',
 }
 
 
