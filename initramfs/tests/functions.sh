@@ -285,6 +285,15 @@ kgr_wait_reverted() {
 }
 
 # load_target: make sure kgr_test_target is loaded.
+# start_sleeper DIR NAME MODE MS: kgr-sleeper MODE MS in the background,
+# stdin a FIFO of its own, DIR/NAME.fifo, opened read-write (so that the
+# open does not block); output in DIR/NAME.out, pid in DIR/NAME.pid
+start_sleeper() {
+	mkfifo "$1/$2.fifo"
+	kgr-sleeper "$3" "$4" <> "$1/$2.fifo" > "$1/$2.out" 2>&1 &
+	echo $! > "$1/$2.pid"
+}
+
 load_target() {
 	[ -d $KGR_TEST ] || load_mod kgr_test_target
 }

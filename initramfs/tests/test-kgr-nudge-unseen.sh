@@ -32,18 +32,11 @@ grep -q ' /dev/pts ' /proc/mounts || {
 	mount -t devpts -o ptmxmode=0666 devpts /dev/pts
 }
 
-# sleeper NAME MODE MS: as in test-kgr-nudge.sh
-sleeper() {
-	mkfifo $DIR/$1.fifo
-	kgr-sleeper "$2" "$3" <> $DIR/$1.fifo > $DIR/$1.out 2>&1 &
-	echo $! > $DIR/$1.pid
-}
-
 held="waitall rcvlowat pty_vmin epoll_masked"
 for n in $held; do
-	sleeper $n $n -1
+	start_sleeper $DIR $n $n -1
 done
-sleeper fifo read 0
+start_sleeper $DIR fifo read 0
 for n in $held fifo; do
 	wait_for "grep -q '^pid=' $DIR/$n.out" 10 || die "$n sleeper did not start"
 done

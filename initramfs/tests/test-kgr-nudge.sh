@@ -30,22 +30,13 @@ load_target
 rm -rf $DIR
 mkdir -p $DIR
 
-# sleeper NAME MODE MS: kgr-sleeper MODE MS in the background, stdin a
-# FIFO of its own opened read-write (so that the open does not block),
-# output in $DIR/NAME.out
-sleeper() {
-	mkfifo $DIR/$1.fifo
-	kgr-sleeper "$2" "$3" <> $DIR/$1.fifo > $DIR/$1.out 2>&1 &
-	echo $! > $DIR/$1.pid
-}
-
 timed="poll select epoll epoll_pwait futex nanosleep wait4"
 for m in $timed; do
-	sleeper $m $m $T
+	start_sleeper $DIR $m $m $T
 done
-sleeper read read 0
-sleeper epoll_inf epoll -1
-sleeper pause pause 0
+start_sleeper $DIR read read 0
+start_sleeper $DIR epoll_inf epoll -1
+start_sleeper $DIR pause pause 0
 
 all="$timed read epoll_inf pause"
 for n in $all; do

@@ -26,9 +26,7 @@ mkdir -p $DIR
 
 # waitall NAME: a kgr-sleeper in recv(MSG_WAITALL), stdin a FIFO
 waitall() {
-	mkfifo $DIR/$1.fifo
-	kgr-sleeper waitall -1 <> $DIR/$1.fifo > $DIR/$1.out 2>&1 &
-	echo $! > $DIR/$1.pid
+	start_sleeper $DIR $1 waitall -1
 	wait_for "grep -q '^pid=' $DIR/$1.out" 10 || die "$1 did not start"
 	sleep 1
 	grep -q '^mode=' $DIR/$1.out && die "$1 returned: $(cat $DIR/$1.out)"
