@@ -96,7 +96,8 @@ CASES = {
          'void kgr_task_dead(struct task_struct *p)\n{\n\tkgr_task_switch(p);\n}\n',
          'void kgr_task_dead(struct task_struct *p)\n{\n}\n'),
     ]),
-    # Do no harm (issue 21): the items are issue 21's
+    # Do no harm: invisible nudges, io_uring, forced transitions, symbol
+    # references, function-level consistency
     'unseen': ('21.1', '0500', ['test-kgr-nudge-unseen.sh'], '', [
         # every task asleep interruptibly in a listed call is nudged,
         # whatever its file, flags or signal mask
