@@ -284,7 +284,6 @@ kgr_wait_reverted() {
 	log "revert finalized"
 }
 
-# load_target: make sure kgr_test_target is loaded.
 # start_sleeper DIR NAME MODE MS: kgr-sleeper MODE MS in the background,
 # stdin a FIFO of its own, DIR/NAME.fifo, opened read-write (so that the
 # open does not block); output in DIR/NAME.out, pid in DIR/NAME.pid
@@ -294,6 +293,7 @@ start_sleeper() {
 	echo $! > "$1/$2.pid"
 }
 
+# load_target: make sure kgr_test_target is loaded.
 load_target() {
 	[ -d $KGR_TEST ] || load_mod kgr_test_target
 }
