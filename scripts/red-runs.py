@@ -138,6 +138,16 @@ CASES = {
          '\t    kgr_transition_per_function() &&\n',
          '\t    kgr_transition_per_function() && 0 &&\n'),
     ]),
+    'kick': ('21.3', '0505', ['test-kgr-kick.sh'], '', [
+        # a task running in a registered ioctl() is never interrupted
+        ('kernel/kgr_nudge.c',
+         '\tif (regs->ax != -ENOSYS ||\n', '\tif (1 || regs->ax != -ENOSYS ||\n'),
+    ]),
+    'kicksleep': ('21.3', '0505', ['test-kgr-kick.sh'], '', [
+        # nor one asleep in it: every ioctl() is refused, as before
+        ('kernel/kgr_nudge.c',
+         '\t\tcase KGR_IOCTL:\n\t\t\treturn kgr_ioctl_why(p, s->args[0]);\n', ''),
+    ]),
     'keep': ('21.4', '0501', ['test-kgr-force-keep.sh'], '', [
         # a forced revert lets the patch's module go, as a normal one does
         ('kernel/kgr_transition.c',
@@ -167,6 +177,8 @@ EXPECT = {
     'symref': r'does not taint the kernel K',
     'symrules': r'kgr_test_symref_export loaded',
     'perfn': r'patching did not finalize',
+    'kick': r'patching did not finalize',
+    'kicksleep': r'patching did not finalize',
     'keep': r'rmmod of a module a task may still run|does not say that|does not list|GUEST DIED',
 }
 

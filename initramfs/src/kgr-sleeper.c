@@ -28,6 +28,11 @@
  *   epoll_masked  epoll_pwait(stdin, MS) with SIGUSR1 in its temporary
  *              mask (not in the task's own): a SIGUSR1 sent meanwhile must
  *              wait for the call to end, which must not be EINTR
+ *   kick_run   ioctl(/dev/kgr_test_kick, RUN), which stays in the kernel,
+ *              running, until a signal is pending (a vCPU thread in
+ *              KVM_RUN); called again after each EINTR, as QEMU does, and
+ *              "kicks=N" printed with the number of EINTRs; MS not used
+ *   kick_sleep the same with the ioctl that sleeps (a halted vCPU)
  *   ptrace     fork a child that stops itself under our ptrace, print
  *              "traced=PID"; read(0, 1 byte), then PTRACE_CONT the
  *              child, which sleeps MS and exits 7; wait4() for it
@@ -45,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <termios.h>
 #include <fcntl.h>
@@ -278,6 +284,18 @@ int main(int argc, char **argv)
 		sigaddset(&set, SIGUSR2);
 		sigprocmask(SIG_BLOCK, &set, NULL);
 		ret = sigtimedwait(&set, NULL, &ts);
+	} else if (!strcmp(mode, "kick_run") || !strcmp(mode, "kick_sleep")) {
+		unsigned long cmd = !strcmp(mode, "kick_run") ? 0x4b00 : 0x4b01;
+		int fd = open("/dev/kgr_test_kick", O_RDWR);
+		long kicks = 0;
+
+		if (fd < 0) {
+			perror("/dev/kgr_test_kick");
+			return 1;
+		}
+		while ((ret = ioctl(fd, cmd)) < 0 && errno == EINTR)
+			kicks++;
+		printf("kicks=%ld\n", kicks);
 	} else if (!strcmp(mode, "ptrace")) {
 		pid_t pid = sleeping_child(ms, 1);
 		int status;

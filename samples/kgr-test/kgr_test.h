@@ -8,7 +8,7 @@
  * returning 2. Each test scenario patches a function of its own, because
  * a patched function cannot be patched again by a second kGraft patch.
  */
-#define KGR_TEST_NFN	54
+#define KGR_TEST_NFN	55
 
 #define KGR_TEST_OLD	1
 #define KGR_TEST_NEW	2

@@ -169,6 +169,7 @@ KGR_TEST_FN_DEFINE(51)
 KGR_TEST_FN_DEFINE(52)
 KGR_TEST_FN_DEFINE(53)
 KGR_TEST_FN_DEFINE(54)
+KGR_TEST_FN_DEFINE(55)
 
 static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
@@ -184,7 +185,7 @@ static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
 	kgr_test_fn_41, kgr_test_fn_42, kgr_test_fn_43, kgr_test_fn_44,
 	kgr_test_fn_45, kgr_test_fn_46, kgr_test_fn_47, kgr_test_fn_48,
 	kgr_test_fn_49, kgr_test_fn_50, kgr_test_fn_51, kgr_test_fn_52,
-	kgr_test_fn_53, kgr_test_fn_54,
+	kgr_test_fn_53, kgr_test_fn_54, kgr_test_fn_55,
 };
 
 static unsigned int kgr_test_selected = 1;
