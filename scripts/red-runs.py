@@ -145,8 +145,11 @@ CASES = {
     ]),
     'kicksleep': ('21.3', '0505', ['test-kgr-kick.sh'], '', [
         # nor one asleep in it: every ioctl() is refused, as before
-        ('kernel/kgr_nudge.c',
-         '\t\tcase KGR_IOCTL:\n\t\t\treturn kgr_ioctl_why(p, s->args[0]);\n', ''),
+        ('kernel/kgr_nudge.c', '\t{ __NR_ioctl, KGR_IOCTL },\n', ''),
+    ]),
+    'dops': ('21.5', '0506', ['test-kgr-coexist.sh'], '', [
+        # a direct call that ftrace refuses keeps the ops it took
+        ('kernel/kgr_stack.c', '\t\tif (taken) {\n', '\t\tif (0) {\n'),
     ]),
     'keep': ('21.4', '0501', ['test-kgr-force-keep.sh'], '', [
         # a forced revert lets the patch's module go, as a normal one does
@@ -179,6 +182,7 @@ EXPECT = {
     'perfn': r'patching did not finalize',
     'kick': r'patching did not finalize',
     'kicksleep': r'patching did not finalize',
+    'dops': r'no direct call for kgr_test_fn_36',
     'keep': r'rmmod of a module a task may still run|does not say that|does not list|GUEST DIED',
 }
 
