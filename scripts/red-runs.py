@@ -151,6 +151,11 @@ CASES = {
         # a direct call that ftrace refuses keeps the ops it took
         ('kernel/kgr_stack.c', '\t\tif (taken) {\n', '\t\tif (0) {\n'),
     ]),
+    'objpos': ('21.5', '0507', ['test-kgr-module-pos.sh'], '', [
+        # a module loaded again is searched at the patch's position
+        ('kernel/kgr.c', 'kgr_old_fentry(patch_fun, mod, c->objpos, NULL)',
+         'kgr_old_fentry(patch_fun, mod, patch_fun->sympos, NULL)'),
+    ]),
     'keep': ('21.4', '0501', ['test-kgr-force-keep.sh'], '', [
         # a forced revert lets the patch's module go, as a normal one does
         ('kernel/kgr_transition.c',
@@ -183,6 +188,7 @@ EXPECT = {
     'kick': r'patching did not finalize',
     'kicksleep': r'patching did not finalize',
     'dops': r'no direct call for kgr_test_fn_36',
+    'objpos': r'insmod kgr_test_twin_[ab].ko failed|kgr_test_twin_[ab].s function after it loaded again',
     'keep': r'rmmod of a module a task may still run|does not say that|does not list|GUEST DIED',
 }
 

@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kgr_test_twin_a: see kgr_test_twin.c */
+#include "kgr_test_twin.c"
