@@ -156,6 +156,11 @@ CASES = {
         ('kernel/kgr.c', 'kgr_old_fentry(patch_fun, mod, c->objpos, NULL)',
          'kgr_old_fentry(patch_fun, mod, patch_fun->sympos, NULL)'),
     ]),
+    'prockmsg': ('21.1', '0508', ['test-kgr-nudge.sh'], '', [
+        # a read of /proc/kmsg is not nudged
+        ('kernel/kgr_nudge.c', '\tif (IS_ENABLED(CONFIG_PROC_FS) && proc_kmsg_file(file))\n',
+         '\tif (0)\n'),
+    ]),
     'keep': ('21.4', '0501', ['test-kgr-force-keep.sh'], '', [
         # a forced revert lets the patch's module go, as a normal one does
         ('kernel/kgr_transition.c',
@@ -189,6 +194,7 @@ EXPECT = {
     'kicksleep': r'patching did not finalize',
     'dops': r'no direct call for kgr_test_fn_36',
     'objpos': r'insmod kgr_test_twin_[ab].ko failed|kgr_test_twin_[ab].s function after it loaded again',
+    'prockmsg': r'patching did not finalize',
     'keep': r'rmmod of a module a task may still run|does not say that|does not list|GUEST DIED',
 }
 

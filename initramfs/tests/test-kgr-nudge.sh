@@ -4,7 +4,8 @@
 # Tasks asleep in system calls do not hold a transition, and do not see
 # that they were nudged (patches 0100-0102). One kgr-sleeper each sleeps
 # in read (FIFO), poll, select, epoll_wait (with and without a timeout),
-# epoll_pwait, a futex wait, pause, nanosleep and wait4; they fall asleep
+# epoll_pwait, a futex wait, pause, nanosleep and wait4, and a cat reads
+# /proc/kmsg as rsyslog's imklog does; they fall asleep
 # SETTLE s before the patch is loaded. Patching must finalize within
 # FINAL s; each sleeper must still be asleep then, in the new universe.
 # Then each call must return what it would have without the nudge: the
@@ -38,6 +39,9 @@ start_sleeper $DIR read read 0
 start_sleeper $DIR epoll_inf epoll -1
 start_sleeper $DIR pause pause 0
 
+cat /proc/kmsg > /dev/null &
+kmsg=$!
+
 all="$timed read epoll_inf pause"
 for n in $all; do
 	wait_for "grep -q '^pid=' $DIR/$n.out" 10 || die "$n sleeper did not start"
@@ -47,6 +51,7 @@ for n in $all; do
 	state=$(awk '{ print $3 }' /proc/$(cat $DIR/$n.pid)/stat)
 	assert_eq S "$state" "state of the $n sleeper before the patch"
 done
+assert_eq S "$(awk '{ print $3 }' /proc/$kmsg/stat)" "state of the /proc/kmsg reader"
 
 load_mod kgr_test_patch_15
 kgr_wait_finalized $FINAL
@@ -59,6 +64,8 @@ for n in $all; do
 	grep -q '^mode=' $DIR/$n.out && die "$n returned early: $(cat $DIR/$n.out)"
 	assert_eq 0 "$(cat /proc/$pid/kgr_in_progress)" "kgr_in_progress of the $n sleeper"
 done
+assert_eq 0 "$(cat /proc/$kmsg/kgr_in_progress)" "kgr_in_progress of the /proc/kmsg reader"
+kill $kmsg
 
 # wake the untimed ones as their callers would
 echo x > $DIR/read.fifo
