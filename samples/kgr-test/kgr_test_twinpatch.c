@@ -28,5 +28,11 @@ static int __init kgr_test_twinpatch_init(void)
 	return kgr_start_patching(&patch);
 }
 module_init(kgr_test_twinpatch_init);
+
+/* an exit, so that the module can be removed after its revert */
+static void __exit kgr_test_twinpatch_exit(void)
+{
+}
+module_exit(kgr_test_twinpatch_exit);
 MODULE_DESCRIPTION("kGraft test patch naming a function by its position among modules");
 MODULE_LICENSE("GPL");
