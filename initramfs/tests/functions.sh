@@ -207,10 +207,14 @@ stub_calls() {
 }
 
 # kgr_wait_finalized SECS: wait until the patching started since the mark
-# is finalized ("kgr succeeded"). kgr finalizes as soon as the last task
-# crossed (patch 0100), and checks again after 100 ms, 200 ms, ... 1 s.
+# is finalized ("kgr succeeded") and over: "kgr succeeded" comes at the
+# start of the finalization, and in_progress reads 1 until its end (more
+# than 100 ms later, seen once under TCG). kgr finalizes as soon as the
+# last task crossed (patch 0100), and checks again after 100 ms, 200 ms,
+# ... 1 s.
 kgr_wait_finalized() {
-	wait_for 'kmsg_since_mark | grep -q "^kgr succeeded$"' "$1" || {
+	wait_for 'kmsg_since_mark | grep -q "^kgr succeeded$" &&
+		  [ "$(cat $KGR_SYS/in_progress)" = 0 ]' "$1" || {
 		kgr_show_in_progress
 		die "patching did not finalize within $1 s"
 	}
