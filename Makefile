@@ -215,7 +215,8 @@ check-preempt:
 # normal kernel's, $(BUILD)), built, and the test that guards it booted
 # alone; every one must fail. The source is put back after each run.
 # RED_CASES picks some (bh fork stale safepoint idle hotplug pin symbols stub exit
-# unseen rmtp uring symref symrules perfn keep).
+# unseen rmtp uring symref symrules perfn keep kick kicksleep dops objpos
+# prockmsg nopfree).
 RED_KERNEL	?= preempt
 RED_CASES	?=
 RED_BUILD	 = $(if $(filter normal,$(RED_KERNEL)),$(BUILD),$(BUILD)/preempt)

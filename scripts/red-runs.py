@@ -161,6 +161,13 @@ CASES = {
         ('kernel/kgr_nudge.c', '\tif (IS_ENABLED(CONFIG_PROC_FS) && proc_kmsg_file(file))\n',
          '\tif (0)\n'),
     ]),
+    'nopfree': ('21.5', '0509', ['test-kgr-nop-free.sh'], '', [
+        # a nop taken off is freed at once, as a kthread may compare
+        # its stack with it
+        ('kernel/kgr_stack.c',
+         '\t\tlist_del_rcu(&nop->nop);\n\t\tlist_add(&nop->stack, &dead);\n',
+         '\t\tlist_del(&nop->nop);\n\t\tkfree(nop);\n'),
+    ]),
     'keep': ('21.4', '0501', ['test-kgr-force-keep.sh'], '', [
         # a forced revert lets the patch's module go, as a normal one does
         ('kernel/kgr_transition.c',
@@ -195,6 +202,7 @@ EXPECT = {
     'dops': r'no direct call for kgr_test_fn_36',
     'objpos': r'insmod kgr_test_twin_[ab].ko failed|kgr_test_twin_[ab].s function after it loaded again',
     'prockmsg': r'patching did not finalize',
+    'nopfree': r'nops freed while the walker compared with them|KASAN|GUEST DIED',
     'keep': r'rmmod of a module a task may still run|does not say that|does not list|GUEST DIED',
 }
 

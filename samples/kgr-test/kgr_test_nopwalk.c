@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kgr_test_nopwalk -- a kthread that checks its stack against the nops of
+ * a replace_all patch in its transition, while a module that goes takes
+ * one of them off.
+ *
+ * The kthread "kgr_test_walker" loops in kgr_test_nopwalk_fn() until the
+ * parameter 'stop' is set, passing a safe point every millisecond. While
+ * kgr_test_nopwalk_patch (replace_all, a patch of that function) is in its
+ * transition, the kthread never crosses, as the old function is on its
+ * stack, and each of its safe points compares its stack with every
+ * function of the patch and every nop (kgr_addr_patched()).
+ *
+ * 'hold' set arms two probes. One on kgr_func_has_addr() notes which
+ * kgr_loc_caches the walker compares with, and the function (struct
+ * kgr_func) each belongs to. One on kfree() catches the free of such a
+ * function, its last patch taken off (an rmmod of its module): it stops
+ * there until the walker has begun to compare with that patch again, a
+ * nop, and the walker waits inside that comparison until the nop is
+ * freed too, or for 500 ms. kGraft may free the nop only after a grace
+ * period, that is after the walker is done with it: 'freed_under' counts
+ * the nops freed while the walker was comparing with them (and KASAN
+ * reports what the walker reads next). 'caught' counts the frees that
+ * found the walker comparing with the nop, so that the test knows that
+ * the window was there.
+ */
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/kgr.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+
+static bool stop;
+module_param(stop, bool, 0600);
+MODULE_PARM_DESC(stop, "let the walker leave kgr_test_nopwalk_fn()");
+
+static int caught;
+module_param(caught, int, 0400);
+MODULE_PARM_DESC(caught, "frees of a function that found the walker comparing with its nop");
+
+static int freed_under;
+module_param(freed_under, int, 0400);
+MODULE_PARM_DESC(freed_under, "nops freed while the walker compared with them");
+
+static struct task_struct *walker;
+
+/* what the walker compared with (kgr_func_has_addr()'s first argument) */
+#define KGR_TEST_SEEN	64
+static const struct kgr_loc_caches *seen[KGR_TEST_SEEN];
+static const struct kgr_func *seen_func[KGR_TEST_SEEN];
+static unsigned int nseen;
+
+/* the nop the walker is to wait in, the one whose free is watched */
+static const struct kgr_loc_caches *park_at, *watch;
+static bool parked, watch_freed;
+
+noinline int kgr_test_nopwalk_fn(void)
+{
+	while (!READ_ONCE(stop) && !kthread_should_stop()) {
+		kgr_task_safe(current);
+		usleep_range(1000, 2000);
+	}
+	return 1;
+}
+
+static int kgr_test_walker_fn(void *unused)
+{
+	kgr_test_nopwalk_fn();
+	while (!kthread_should_stop())
+		msleep(20);
+	return 0;
+}
+
+#ifdef CONFIG_KRETPROBES
+static void kgr_test_seen_add(const struct kgr_loc_caches *c)
+{
+	unsigned int i, n = nseen;
+
+	for (i = 0; i < n; i++)
+		if (seen[i] == c)
+			return;
+	if (n == KGR_TEST_SEEN)
+		return;
+	seen[n] = c;
+	seen_func[n] = READ_ONCE(c->func);
+	smp_store_release(&nseen, n + 1);
+}
+
+/* the walker compares with @c (preemption off) */
+static int kgr_test_has_addr_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	const struct kgr_loc_caches *c = (void *)regs->di;
+	unsigned long end;
+
+	if (current != walker)
+		return 0;
+	kgr_test_seen_add(c);
+	if (c != READ_ONCE(park_at))
+		return 0;
+	/* once: wait here until the nop is freed, or for 500 ms */
+	WRITE_ONCE(park_at, NULL);
+	WRITE_ONCE(parked, true);
+	end = jiffies + HZ / 2;
+	while (!READ_ONCE(watch_freed) && time_before(jiffies, end))
+		cpu_relax();
+	if (READ_ONCE(watch_freed))
+		freed_under++;
+	WRITE_ONCE(parked, false);
+	return 0;
+}
+
+static struct kprobe has_addr_kp = {
+	.symbol_name = "kgr_func_has_addr",
+	.pre_handler = kgr_test_has_addr_pre,
+};
+
+/*
+ * kfree(@obj): the free of a function the walker compares a nop of waits
+ * until the walker waits in that comparison; the nop's own free is
+ * watched (its return handler runs). Any other free goes on at once.
+ */
+static int kgr_test_kfree_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	const void *obj = (void *)regs->di;
+	unsigned int i, n = smp_load_acquire(&nseen);
+	unsigned long end;
+
+	if (!obj || current == walker)
+		return 1;
+	if (obj == READ_ONCE(watch))
+		return 0;
+	for (i = 0; i < n && seen_func[i] != obj; i++)
+		;
+	if (i == n || READ_ONCE(watch))
+		return 1;
+	WRITE_ONCE(watch, seen[i]);
+	WRITE_ONCE(park_at, seen[i]);
+	/* preemption is off here: a busy wait, the walker runs elsewhere */
+	end = jiffies + 2 * HZ;
+	while (!READ_ONCE(parked) && time_before(jiffies, end))
+		cpu_relax();
+	if (READ_ONCE(parked))
+		caught++;
+	WRITE_ONCE(park_at, NULL);
+	return 1;
+}
+
+static int kgr_test_kfree_ret(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	WRITE_ONCE(watch_freed, true);
+	return 0;
+}
+
+static struct kretprobe kfree_krp = {
+	.kp.symbol_name = "kfree",
+	.entry_handler = kgr_test_kfree_entry,
+	.handler = kgr_test_kfree_ret,
+	.maxactive = 8,
+};
+
+static bool armed;
+
+static int hold_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret = kstrtobool(val, &on);
+
+	if (ret)
+		return ret;
+	if (on == armed)
+		return 0;
+	if (!on) {
+		unregister_kretprobe(&kfree_krp);
+		unregister_kprobe(&has_addr_kp);
+		armed = false;
+		return 0;
+	}
+	ret = register_kprobe(&has_addr_kp);
+	if (ret)
+		return ret;
+	ret = register_kretprobe(&kfree_krp);
+	if (ret) {
+		unregister_kprobe(&has_addr_kp);
+		return ret;
+	}
+	armed = true;
+	return 0;
+}
+#else
+static bool armed;
+
+static int hold_set(const char *val, const struct kernel_param *kp)
+{
+	return -EOPNOTSUPP;
+}
+#endif /* CONFIG_KRETPROBES */
+
+static int hold_get(char *buf, const struct kernel_param *kp)
+{
+	return sprintf(buf, "%d\n", armed);
+}
+
+static const struct kernel_param_ops hold_ops = {
+	.set = hold_set,
+	.get = hold_get,
+};
+module_param_cb(hold, &hold_ops, NULL, 0600);
+MODULE_PARM_DESC(hold, "hold the free of a function until the walker compares with its nop");
+
+static int __init kgr_test_nopwalk_init(void)
+{
+	struct task_struct *t = kthread_run(kgr_test_walker_fn, NULL,
+					    "kgr_test_walker");
+
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	walker = get_task_struct(t);
+	return 0;
+}
+module_init(kgr_test_nopwalk_init);
+
+static void __exit kgr_test_nopwalk_exit(void)
+{
+	hold_set("0", NULL);
+	kthread_stop(walker);
+	put_task_struct(walker);
+}
+module_exit(kgr_test_nopwalk_exit);
+MODULE_DESCRIPTION("kGraft test: a kthread that walks a replace_all patch's nops");
+MODULE_LICENSE("GPL");
