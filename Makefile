@@ -216,17 +216,20 @@ check-preempt:
 # alone; every one must fail. The source is put back after each run.
 # RED_CASES picks some (bh fork stale safepoint idle hotplug pin symbols stub exit
 # unseen rmtp uring symref symrules perfn keep kick kicksleep dops objpos
-# prockmsg nopfree).
+# prockmsg nopfree revdirect).
+# RED_KERNEL=debian: the Debian-config kernel's tree, and each test booted
+# alone in the Debian guest (systemd, networking, rsyslog).
 RED_KERNEL	?= preempt
 RED_CASES	?=
-RED_BUILD	 = $(if $(filter normal,$(RED_KERNEL)),$(BUILD),$(BUILD)/preempt)
-RED_MAKE	 = $(MAKE) BUILD=$(RED_BUILD) KGR_E2E=0 \
-		   $(if $(filter normal,$(RED_KERNEL)),,CONFIG_FRAGMENTS=$(CURDIR)/configs/preempt.config)
+RED_BUILD	 = $(if $(filter normal,$(RED_KERNEL)),$(BUILD),$(if $(filter debian,$(RED_KERNEL)),$(DEBIAN_BUILD),$(BUILD)/preempt))
+RED_MAKE	 = $(if $(filter debian,$(RED_KERNEL)),$(MAKE),$(MAKE) BUILD=$(RED_BUILD) KGR_E2E=0 \
+		   $(if $(filter normal,$(RED_KERNEL)),,CONFIG_FRAGMENTS=$(CURDIR)/configs/preempt.config))
 
 red-runs:
-	$(RED_MAKE) images
+	$(RED_MAKE) $(if $(filter debian,$(RED_KERNEL)),debian-image,images)
 	python3 $(CURDIR)/scripts/red-runs.py --ksrc $(RED_BUILD)/linux-source-6.1 \
 		--stamp $(RED_BUILD)/.stamp-tree --logdir $(RED_BUILD)/logs \
+		$(if $(filter debian,$(RED_KERNEL)),--debian) \
 		--make '$(RED_MAKE)' $(RED_CASES)
 
 shell: images

@@ -5,12 +5,14 @@ back in the built tree (a small edit of the patched kernel source), build,
 boot the guest with the test that guards it, put the source back, and
 report whether the test failed, as it must.
 
-    red-runs.py --ksrc KSRC --make 'MAKE VARS...' [--stamp FILE] [ID...]
+    red-runs.py --ksrc KSRC --make 'MAKE VARS...' [--stamp FILE] [--debian] [ID...]
 
 KSRC is the patched tree of the build folder the make command uses
 (e.g. build/preempt/linux-source-6.1 with BUILD=build/preempt and the
 preempt config fragment: "make red-runs" passes these). The tree must be
 at the end of the series and built ("make check-preempt" leaves it so).
+With --debian the make command is the top-level one, and each test boots
+alone in the Debian guest (make debian-image, then debian-boot).
 The source is restored whatever happens; the next build rebuilds what the
 edits touched.  Exit status 0 when every run was red.
 """
@@ -168,6 +170,12 @@ CASES = {
          '\t\tlist_del_rcu(&nop->nop);\n\t\tlist_add(&nop->stack, &dead);\n',
          '\t\tlist_del(&nop->nop);\n\t\tkfree(nop);\n'),
     ]),
+    'revdirect': ('21.5', '0510', ['test-kgr-direct.sh'], '', [
+        # a revert brings the handler back, as before
+        ('kernel/kgr_stack.c',
+         '\tif (f->direct && !f->ipmodify && kgr_func_on_top(c)) {\n\t\ttramp = kgr_tramp_alloc(c, kgr_below(f, c));\n',
+         '\tif (0) {\n\t\ttramp = kgr_tramp_alloc(c, kgr_below(f, c));\n'),
+    ]),
     'keep': ('21.4', '0501', ['test-kgr-force-keep.sh'], '', [
         # a forced revert lets the patch's module go, as a normal one does
         ('kernel/kgr_transition.c',
@@ -203,6 +211,7 @@ EXPECT = {
     'objpos': r'insmod kgr_test_twin_[ab].ko failed|kgr_test_twin_[ab].s function after it loaded again',
     'prockmsg': r'patching did not finalize',
     'nopfree': r'nops freed while the walker compared with them|KASAN|GUEST DIED',
+    'revdirect': r'no direct call during the revert|the handler is there during the revert',
     'keep': r'rmmod of a module a task may still run|does not say that|does not list|GUEST DIED',
 }
 
@@ -258,6 +267,9 @@ def main():
     ap.add_argument('--stamp', required=True,
                     help='the tree stamp of that build folder')
     ap.add_argument('--logdir', required=True)
+    ap.add_argument('--debian', action='store_true',
+                    help='build the Debian guest (debian-image) and boot it '
+                    '(debian-boot) instead of the busybox initramfs')
     ap.add_argument('ids', nargs='*')
     a = ap.parse_args()
     # a kill still puts the source back (the finally below)
@@ -270,14 +282,20 @@ def main():
         saved = edit(a.ksrc, edits)
         name = 'red-%s' % cid
         try:
-            rc = subprocess.call(make + ['-o', a.stamp, 'initramfs'],
+            build = ['debian-image'] if a.debian else ['initramfs']
+            rc = subprocess.call(make + ['-o', a.stamp] + build,
                                  stdout=subprocess.DEVNULL)
             if rc:
                 raise SystemExit('red-runs: %s: the build failed' % cid)
-            subprocess.call(make + ['-o', a.stamp, '-o', 'kernel', '-o',
-                                    'initramfs', 'boot', 'LOG_NAME=' + name,
-                                    'KAPPEND=kgr.tests=%s %s' %
-                                    (','.join(tests), kappend)],
+            if a.debian:
+                boot = ['debian-boot', 'DEBIAN_LOG=' +
+                        os.path.join(a.logdir, name + '.log')]
+            else:
+                boot = ['-o', 'kernel', '-o', 'initramfs', 'boot',
+                        'LOG_NAME=' + name]
+            subprocess.call(make + ['-o', a.stamp] + boot +
+                            ['KAPPEND=kgr.tests=%s %s' %
+                             (','.join(tests), kappend)],
                             stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
         finally:

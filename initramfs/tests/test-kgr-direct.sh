@@ -9,8 +9,9 @@
 # directly (ftrace's enabled_functions shows it Direct, without the
 # handler's IPMODIFY ops), and runs the new code; ftrace_enabled=0 is
 # refused; the function tracer, a kprobe and a kretprobe work on it; a
-# revert brings the handler back first, and the direct call comes back
-# once finalized; kgr.direct=0 keeps the handler. kgr_direct_anchor()
+# revert held open keeps the direct call, through a transition
+# trampoline that decides per caller (no handler), and a new patch is
+# called directly again once finalized; kgr.direct=0 keeps the handler. kgr_direct_anchor()
 # has kGraft's direct call from boot on.
 #
 # kgr-timeout: 120
@@ -78,7 +79,32 @@ start_test "the function tracer, a kprobe and a kretprobe on a directly called f
 ftrace_users 39 2
 ftrace_line | grep -q 'direct-->' || die "the direct call went: $(ftrace_line)"
 
-start_test "a revert brings the handler back first; a new patch is called directly again"
+start_test "a revert held open: the function stays called directly, without the handler"
+# a trip blocked between its two calls, started in the patched universe,
+# holds the revert open: the transition trampoline decides per caller
+block_trip 39 /tmp/direct-trip.out
+kgr_revert $P
+assert_eq 1 "$(cat /sys/kernel/kgraft/in_progress)" "in_progress with the trip blocked"
+ftrace_line | grep -q 'direct-->' ||
+	die "no direct call during the revert: $(ftrace_line)"
+ftrace_line | grep -q ' I ' && die "the handler is there during the revert: $(ftrace_line)"
+log "enabled_functions during the revert: $(ftrace_line)"
+assert_eq 1 "$(fn_version 39)" "kgr_test_fn_39() from a new process during the revert"
+echo 1 > $KGR_TEST/release
+wait_for "grep -q '^next=' /tmp/direct-trip.out" 10 || die "the blocked trip did not finish"
+assert_eq "2 2" "$(sed -n 's/^trip=//p' /tmp/direct-trip.out)" \
+	"both calls of the held trip, the second during the revert"
+assert_eq 1 "$(field next /tmp/direct-trip.out)" "the held task's next system call"
+kill "$BLOCKED_PID"
+wait "$BLOCKED_PID" 2>/dev/null
+kgr_wait_reverted $P 30
+assert_eq "" "$(ftrace_line)" "enabled_functions after the held revert"
+unload_mod $P
+load_mod $P
+kgr_wait_finalized 30
+wait_direct
+
+start_test "a revert under a running trip; a new patch is called directly again"
 spin_across spin 39 /tmp/spin.out kgr_revert $P
 assert_one_trip /tmp/spin.out 2 1
 kgr_wait_reverted $P 30

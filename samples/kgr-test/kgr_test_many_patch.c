@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kgr_test_many_patch -- one patch of the 64 functions of kgr_test_many:
+ * each new function returns 2.
+ */
+#include <linux/kgr.h>
+#include <linux/module.h>
+
+#include "kgr_test_many.h"
+
+#define KGR_TEST_MANY_NEW(n)						\
+	static noinline int kgr_test_many_new_ ## n(void)		\
+	{								\
+		asm volatile("" : : "i" (0 ## n));			\
+		return 2;						\
+	}
+KGR_TEST_MANY(KGR_TEST_MANY_NEW)
+
+#define KGR_TEST_MANY_ENTRY(n)						\
+	KGR_PATCH_OBJ(kgr_test_many_fn_ ## n, kgr_test_many_new_ ## n,	\
+		      "kgr_test_many"),
+
+static struct kgr_patch patch = {
+	.patches = {
+		KGR_TEST_MANY(KGR_TEST_MANY_ENTRY)
+		KGR_PATCH_END
+	}
+};
+
+static int __init kgr_test_many_patch_init(void)
+{
+	return kgr_start_patching(&patch);
+}
+module_init(kgr_test_many_patch_init);
+
+static void __exit kgr_test_many_patch_exit(void)
+{
+}
+module_exit(kgr_test_many_patch_exit);
+MODULE_DESCRIPTION("kGraft test: a patch of 64 functions");
+MODULE_LICENSE("GPL");
