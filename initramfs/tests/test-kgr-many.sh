@@ -5,7 +5,9 @@
 # every function runs the new code, then its own again. The log gets the
 # times that the kernel log's timestamps give for each step: the
 # transition, and its finalization, which holds kGraft's lock (a module
-# that loads meanwhile waits for it).
+# that loads meanwhile waits for it). Then a kthread's safe points are
+# timed while it compares its stack with the nops that a replace_all patch
+# puts on the 64 functions.
 #
 # kgr-timeout: 120
 
@@ -38,6 +40,41 @@ start=$(ts "kgr: reverting kgr_test_many_patch")
 ok=$(ts "kgr succeeded")
 log "64 functions reverted: transition $(ms "$start" "$ok") ms, finalization $(ms "$ok" "$(ts "kgr_test_many_patch is reverted")") ms"
 unload_mod kgr_test_many_patch
+
+start_test "a kthread's safe point, against the nops of 64 functions"
+# kgr_test_nopwalk_patch, a replace_all patch, puts a nop on each of the
+# 64 functions, and the kthread of kgr_test_nopwalk, which stays in the
+# function that patch replaces, compares its stack with all of them at
+# each of its safe points, with preemption off: how long each takes
+P=/sys/module/kgr_test_nopwalk/parameters
+load_mod kgr_test_many_patch
+kgr_wait_finalized 30
+load_mod kgr_test_nopwalk
+if echo 1 > $P/timing; then
+	load_mod kgr_test_nopwalk_patch
+	wait_for 'grep -q kgr_test_walker $KGR_SYS/blocking' 10 ||
+		die "the walker does not hold the transition: $(cat $KGR_SYS/blocking)"
+	sleep 2
+	echo 0 > $P/timing
+	n=$(cat $P/cross_calls)
+	[ "$n" -ge 1 ] || die "no safe point of the walker was timed"
+	log "the walker's safe points against 64 nops: $n timed, $(($(cat $P/cross_ns_sum) / n / 1000)) us on average, $(($(cat $P/cross_ns_max) / 1000)) us at most"
+	echo 1 > $P/stop
+	kgr_wait_finalized 20
+	assert_eq 64 "$(cat /proc/kgr_test_many)" "the sum of the 64 functions, taken back by the nops"
+	wait_for "kmsg_since_mark | grep -q '^kgr: kgr_test_many_patch is replaced; its module can be removed'" 10 ||
+		die "no 'kgr: kgr_test_many_patch is replaced' in the log"
+	unload_mod kgr_test_many_patch
+	kgr_revert kgr_test_nopwalk_patch
+	kgr_wait_reverted kgr_test_nopwalk_patch 10
+	unload_mod kgr_test_nopwalk_patch
+else
+	log "no kretprobes: the walker's safe points are not timed"
+	kgr_revert kgr_test_many_patch
+	kgr_wait_reverted kgr_test_many_patch 60
+	unload_mod kgr_test_many_patch
+fi
+unload_mod kgr_test_nopwalk
 unload_mod kgr_test_many
 log "ok"
 exit 0

@@ -23,6 +23,10 @@
  * reports what the walker reads next). 'caught' counts the frees that
  * found the walker comparing with the nop, so that the test knows that
  * the window was there.
+ *
+ * 'timing' set arms a kretprobe on kgr_task_cross() that times the
+ * walker's safe points, with preemption off, stack check and all:
+ * 'cross_calls', 'cross_ns_sum', 'cross_ns_max'.
  */
 #include <linux/delay.h>
 #include <linux/jiffies.h>
@@ -30,6 +34,7 @@
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/timekeeping.h>
 
 static bool stop;
 module_param(stop, bool, 0600);
@@ -44,6 +49,14 @@ module_param(freed_under, int, 0400);
 MODULE_PARM_DESC(freed_under, "nops freed while the walker compared with them");
 
 static struct task_struct *walker;
+
+static unsigned long cross_calls, cross_ns_sum, cross_ns_max;
+module_param(cross_calls, ulong, 0400);
+MODULE_PARM_DESC(cross_calls, "the walker's timed calls of kgr_task_cross()");
+module_param(cross_ns_sum, ulong, 0400);
+MODULE_PARM_DESC(cross_ns_sum, "their time in all, in ns");
+module_param(cross_ns_max, ulong, 0400);
+MODULE_PARM_DESC(cross_ns_max, "the longest of them, in ns");
 
 /* what the walker compared with (kgr_func_has_addr()'s first argument) */
 #define KGR_TEST_SEEN	64
@@ -161,6 +174,56 @@ static struct kretprobe kfree_krp = {
 	.maxactive = 8,
 };
 
+static int kgr_test_cross_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	if (current != walker)
+		return 1;
+	*(u64 *)ri->data = ktime_get_ns();
+	return 0;
+}
+
+static int kgr_test_cross_ret(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	u64 ns = ktime_get_ns() - *(u64 *)ri->data;
+
+	/* the walker only: one at a time */
+	cross_calls++;
+	cross_ns_sum += ns;
+	if (ns > cross_ns_max)
+		cross_ns_max = ns;
+	return 0;
+}
+
+static struct kretprobe cross_krp = {
+	.kp.symbol_name = "kgr_task_cross",
+	.entry_handler = kgr_test_cross_entry,
+	.handler = kgr_test_cross_ret,
+	.data_size = sizeof(u64),
+	.maxactive = 2,
+};
+
+static bool timed;
+
+static int timing_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret = kstrtobool(val, &on);
+
+	if (ret || on == timed)
+		return ret;
+	if (!on) {
+		unregister_kretprobe(&cross_krp);
+		timed = false;
+		return 0;
+	}
+	ret = register_kretprobe(&cross_krp);
+	if (!ret)
+		timed = true;
+	return ret;
+}
+
 static bool armed;
 
 static int hold_set(const char *val, const struct kernel_param *kp)
@@ -190,13 +253,30 @@ static int hold_set(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 #else
-static bool armed;
+static bool armed, timed;
 
 static int hold_set(const char *val, const struct kernel_param *kp)
 {
 	return -EOPNOTSUPP;
 }
+
+static int timing_set(const char *val, const struct kernel_param *kp)
+{
+	return -EOPNOTSUPP;
+}
 #endif /* CONFIG_KRETPROBES */
+
+static int timing_get(char *buf, const struct kernel_param *kp)
+{
+	return sprintf(buf, "%d\n", timed);
+}
+
+static const struct kernel_param_ops timing_ops = {
+	.set = timing_set,
+	.get = timing_get,
+};
+module_param_cb(timing, &timing_ops, NULL, 0600);
+MODULE_PARM_DESC(timing, "time the walker's calls of kgr_task_cross()");
 
 static int hold_get(char *buf, const struct kernel_param *kp)
 {
@@ -225,6 +305,7 @@ module_init(kgr_test_nopwalk_init);
 static void __exit kgr_test_nopwalk_exit(void)
 {
 	hold_set("0", NULL);
+	timing_set("0", NULL);
 	kthread_stop(walker);
 	put_task_struct(walker);
 }
