@@ -612,17 +612,27 @@ debian-config:
 debian-kernel:
 	$(DEBIAN_MAKE) kernel testmods benchmods $(if $(filter 1,$(KGR_FIXES)),kgr-fixes)
 
-$(DEBIAN_ROOTFS): $(if $(filter-out $(file <$(DEBIAN_PKGLIST)),$(DEBIAN_GUEST_PACKAGES))$(filter-out $(DEBIAN_GUEST_PACKAGES),$(file <$(DEBIAN_PKGLIST))),.FORCE)
-	@mkdir -p $(DEBIAN_BUILD)
+# $(call debian_rootfs_changed,PACKAGES,LIST): .FORCE when the packages
+# differ from those LIST says the tarball was made with
+debian_rootfs_changed = $(if $(filter-out $(file <$(2)),$(1))$(filter-out $(1),$(file <$(2))),.FORCE)
+
+# $(call debian_rootfs,PACKAGES,LIST): the recipe of a Debian root
+# filesystem tarball ($@) with PACKAGES, by mmdebstrap; LIST records them
+define debian_rootfs
+	@mkdir -p $(@D)
 	mmdebstrap --mode=root --variant=minbase \
-		--include='$(subst $(DEBIAN_SPACE),$(DEBIAN_COMMA),$(strip $(DEBIAN_GUEST_PACKAGES)))' \
+		--include='$(subst $(DEBIAN_SPACE),$(DEBIAN_COMMA),$(strip $(1)))' \
 		--dpkgopt='path-exclude=/usr/share/doc/*' \
 		--dpkgopt='path-include=/usr/share/doc/*/copyright' \
 		--dpkgopt='path-exclude=/usr/share/man/*' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
 		$(DEBIAN_SUITE) $@.tmp.tar
 	mv $@.tmp.tar $@
-	@echo '$(DEBIAN_GUEST_PACKAGES)' > $(DEBIAN_PKGLIST)
+	@echo '$(strip $(1))' > $(2)
+endef
+
+$(DEBIAN_ROOTFS): $(call debian_rootfs_changed,$(DEBIAN_GUEST_PACKAGES),$(DEBIAN_PKGLIST))
+	$(call debian_rootfs,$(DEBIAN_GUEST_PACKAGES),$(DEBIAN_PKGLIST))
 
 debian-rootfs: $(DEBIAN_ROOTFS)
 
@@ -741,17 +751,8 @@ $(PG_BZIMAGE): $(wildcard $(DEBIAN_BZIMAGE))
 
 debian-pg-kernel: $(PG_BZIMAGE)
 
-$(PG_ROOTFS): $(if $(filter-out $(file <$(PG_PKGLIST)),$(PG_GUEST_PACKAGES))$(filter-out $(PG_GUEST_PACKAGES),$(file <$(PG_PKGLIST))),.FORCE)
-	@mkdir -p $(PG_BUILD)
-	mmdebstrap --mode=root --variant=minbase \
-		--include='$(subst $(DEBIAN_SPACE),$(DEBIAN_COMMA),$(PG_GUEST_PACKAGES))' \
-		--dpkgopt='path-exclude=/usr/share/doc/*' \
-		--dpkgopt='path-include=/usr/share/doc/*/copyright' \
-		--dpkgopt='path-exclude=/usr/share/man/*' \
-		--dpkgopt='path-exclude=/usr/share/locale/*' \
-		$(DEBIAN_SUITE) $@.tmp.tar
-	mv $@.tmp.tar $@
-	@echo '$(PG_GUEST_PACKAGES)' > $(PG_PKGLIST)
+$(PG_ROOTFS): $(call debian_rootfs_changed,$(PG_GUEST_PACKAGES),$(PG_PKGLIST))
+	$(call debian_rootfs,$(PG_GUEST_PACKAGES),$(PG_PKGLIST))
 
 debian-pg-rootfs: $(PG_ROOTFS)
 
