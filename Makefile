@@ -548,7 +548,9 @@ DEB_PACKAGES	+= linux-config-6.1 mmdebstrap e2fsprogs
 
 # The sub-make that builds in $(DEBIAN_BUILD).  The tools' end-to-end
 # module is built for the tinyconfig kernel only (its guest test skips).
-DEBIAN_MAKE	 = $(MAKE) BUILD=$(DEBIAN_BUILD) BASE_CONFIG=$(DEBIAN_CONFIG) \
+# DEBIAN_MAKEFLAGS: options for it that make does not pass down itself
+# (red-runs gives it "-o" the tree's stamp, so that an edit stays).
+DEBIAN_MAKE	 = $(MAKE) $(DEBIAN_MAKEFLAGS) BUILD=$(DEBIAN_BUILD) BASE_CONFIG=$(DEBIAN_CONFIG) \
 		   KGR_FRAGMENT=$(CURDIR)/configs/debian.config KGR_E2E=0
 
 # The guest: Debian 12 from mmdebstrap (cached as $(DEBIAN_ROOTFS), made

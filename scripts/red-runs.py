@@ -282,7 +282,9 @@ def main():
         saved = edit(a.ksrc, edits)
         name = 'red-%s' % cid
         try:
-            build = ['debian-image'] if a.debian else ['initramfs']
+            # make passes no -o down: the Debian sub-make gets it so
+            build = (['debian-image', 'DEBIAN_MAKEFLAGS=-o ' + a.stamp]
+                     if a.debian else ['initramfs'])
             rc = subprocess.call(make + ['-o', a.stamp] + build,
                                  stdout=subprocess.DEVNULL)
             if rc:
