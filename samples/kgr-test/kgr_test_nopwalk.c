@@ -58,8 +58,10 @@ MODULE_PARM_DESC(cross_ns_sum, "their time in all, in ns");
 module_param(cross_ns_max, ulong, 0400);
 MODULE_PARM_DESC(cross_ns_max, "the longest of them, in ns");
 
-/* what the walker compared with (kgr_func_has_addr()'s first argument); room
- * for every function a whole run of the tests leaves patched */
+/*
+ * What the walker compared with (kgr_func_has_addr()'s first argument):
+ * room for a nop on every function a whole run of the tests leaves patched.
+ */
 #define KGR_TEST_SEEN	256
 static const struct kgr_loc_caches *seen[KGR_TEST_SEEN];
 static const struct kgr_func *seen_func[KGR_TEST_SEEN];
