@@ -47,7 +47,7 @@ function stats(arr, n, name, unit,	i, j, t, v, med) {
 	if (n == 0)
 		return name ": none"
 	for (i = 1; i <= n; i++)
-		v[i] = arr[i]
+		v[i] = arr[i] + 0	# numbers: a string sorts "1096" before "227"
 	for (i = 2; i <= n; i++)	# insertion sort, n is small
 		for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
 			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
@@ -128,7 +128,7 @@ END {
 			fail("transition " i " (" kind[i] "): no \"transition finalized\" in the log")
 			continue
 		}
-		kk[++nk] = kms[i]
+		kk[++nk] = kms[i] + 0
 		if (i in succ)
 			fz[nk] = fin[i] - succ[i]
 		if (i in req)
