@@ -37,6 +37,33 @@ wait_direct() {
 	log "enabled_functions: $(ftrace_line)"
 }
 
+# held_trip WHEN NEW TRIP NEXT CMD...: with a trip of kgr_test_fn_39()
+# blocked between its two calls, CMD starts a transition (WHEN: "transition"
+# or "revert"), which the trip holds open. kgr_test_fn_39 must be called
+# through its transition trampoline alone (a direct call, no handler) and
+# give NEW to a new process; then the trip goes on, and its two calls must
+# have seen TRIP, its next system call NEXT.
+held_trip() {
+	local when="$1" new="$2" trip="$3" next="$4"
+
+	shift 4
+	block_trip 39 /tmp/direct-trip.out
+	"$@"
+	assert_eq 1 "$(cat /sys/kernel/kgraft/in_progress)" "in_progress with the trip blocked"
+	ftrace_line | grep -q 'direct-->' ||
+		die "no direct call during the $when: $(ftrace_line)"
+	ftrace_line | grep -q ' I ' && die "the handler is there during the $when: $(ftrace_line)"
+	log "enabled_functions during the $when: $(ftrace_line)"
+	assert_eq "$new" "$(fn_version 39)" "kgr_test_fn_39() from a new process during the $when"
+	echo 1 > $KGR_TEST/release
+	wait_for "grep -q '^next=' /tmp/direct-trip.out" 10 || die "the blocked trip did not finish"
+	assert_eq "$trip" "$(sed -n 's/^trip=//p' /tmp/direct-trip.out)" \
+		"both calls of the held trip, the second during the $when"
+	assert_eq "$next" "$(field next /tmp/direct-trip.out)" "the held task's next system call"
+	kill "$BLOCKED_PID"
+	wait "$BLOCKED_PID" 2>/dev/null
+}
+
 start_test "a finalized function is called directly, and runs the new code"
 load_target
 [ -d $T/events ] || mount -t tracefs nodev $T || die "cannot mount tracefs"
@@ -48,23 +75,8 @@ assert_eq Y "$(cat $DIRECT)" "kgr.direct by default"
 grep -A1 '^kgr_direct_anchor ' $T/enabled_functions | grep -q 'direct-->' ||
 	die "no direct call on kgr_direct_anchor: $(grep -A1 '^kgr_direct_anchor ' $T/enabled_functions)"
 # a trip of kgr_test_fn_39() blocked between its two calls holds the
-# transition open
-block_trip 39 /tmp/direct-trip.out
-load_mod $P
-assert_eq 1 "$(cat /sys/kernel/kgraft/in_progress)" "in_progress with the trip blocked"
-# the transition trampoline: in place as the transition starts
-ftrace_line | grep -q 'direct-->' ||
-	die "no direct call during the transition: $(ftrace_line)"
-ftrace_line | grep -q ' I ' && die "the handler is there during the transition: $(ftrace_line)"
-log "enabled_functions during the transition: $(ftrace_line)"
-assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() from a new process during the transition"
-echo 1 > $KGR_TEST/release
-wait_for "grep -q '^next=' /tmp/direct-trip.out" 10 || die "the blocked trip did not finish"
-assert_eq "1 1" "$(sed -n 's/^trip=//p' /tmp/direct-trip.out)" \
-	"both calls of the held trip, the second during the transition"
-assert_eq 2 "$(field next /tmp/direct-trip.out)" "the held task's next system call"
-kill "$BLOCKED_PID"
-wait "$BLOCKED_PID" 2>/dev/null
+# transition open; the transition trampoline is in place as it starts
+held_trip transition 2 "1 1" 2 load_mod $P
 kgr_wait_finalized 30
 wait_direct
 assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() called directly"
@@ -82,21 +94,7 @@ ftrace_line | grep -q 'direct-->' || die "the direct call went: $(ftrace_line)"
 start_test "a revert held open: the function stays called directly, without the handler"
 # a trip blocked between its two calls, started in the patched universe,
 # holds the revert open: the transition trampoline decides per caller
-block_trip 39 /tmp/direct-trip.out
-kgr_revert $P
-assert_eq 1 "$(cat /sys/kernel/kgraft/in_progress)" "in_progress with the trip blocked"
-ftrace_line | grep -q 'direct-->' ||
-	die "no direct call during the revert: $(ftrace_line)"
-ftrace_line | grep -q ' I ' && die "the handler is there during the revert: $(ftrace_line)"
-log "enabled_functions during the revert: $(ftrace_line)"
-assert_eq 1 "$(fn_version 39)" "kgr_test_fn_39() from a new process during the revert"
-echo 1 > $KGR_TEST/release
-wait_for "grep -q '^next=' /tmp/direct-trip.out" 10 || die "the blocked trip did not finish"
-assert_eq "2 2" "$(sed -n 's/^trip=//p' /tmp/direct-trip.out)" \
-	"both calls of the held trip, the second during the revert"
-assert_eq 1 "$(field next /tmp/direct-trip.out)" "the held task's next system call"
-kill "$BLOCKED_PID"
-wait "$BLOCKED_PID" 2>/dev/null
+held_trip revert 1 "2 2" 1 kgr_revert $P
 kgr_wait_reverted $P 30
 assert_eq "" "$(ftrace_line)" "enabled_functions after the held revert"
 unload_mod $P
