@@ -176,6 +176,12 @@ CASES = {
          '\tif (f->direct && !f->ipmodify && kgr_func_on_top(c)) {\n\t\ttramp = kgr_tramp_alloc(c, kgr_below(f, c));\n',
          '\tif (0) {\n\t\ttramp = kgr_tramp_alloc(c, kgr_below(f, c));\n'),
     ]),
+    'dshare': ('21.6', '0512', ['test-kgr-direct-share.sh'], '', [
+        # kGraft keeps its direct call: the other one is refused (EBUSY)
+        ('kernel/kgr_stack.c',
+         '\tif (kgr_own_direct_ops(ops))\n\t\treturn;\n\tmutex_lock(&kgr_in_progress_lock);\n\tf = kgr_find_func(ip);\n\tif (f) {\n\t\tf->yielded = true;\n',
+         '\tif (1)\n\t\treturn;\n\tmutex_lock(&kgr_in_progress_lock);\n\tf = kgr_find_func(ip);\n\tif (f) {\n\t\tf->yielded = true;\n'),
+    ]),
     'keep': ('21.4', '0501', ['test-kgr-force-keep.sh'], '', [
         # a forced revert lets the patch's module go, as a normal one does
         ('kernel/kgr_transition.c',
@@ -212,6 +218,7 @@ EXPECT = {
     'prockmsg': r'patching did not finalize',
     'nopfree': r'nops freed while the walker compared with them|KASAN|GUEST DIED',
     'revdirect': r'no direct call during the revert|the handler is there during the revert',
+    'dshare': r'the other direct call was refused: .*no direct call on kgr_test_fn_47 \(-16\)',
     'keep': r'rmmod of a module a task may still run|does not say that|does not list|GUEST DIED',
 }
 
