@@ -597,6 +597,9 @@ help-debian:
 	@echo '  bench-debian   "make bench" on the Debian-config kernel (retpolines, return'
 	@echo '                 thunks, PREEMPT_DYNAMIC) with the busybox initramfs; table'
 	@echo '                 and logs in $$(DEBIAN_BUILD)/bench and $$(DEBIAN_BUILD)/logs'
+	@echo '  check-debian-bpf  the same with BTF (configs/bpf.config) and bpftrace, in'
+	@echo '                 $$(BPF_BUILD): test-kgr-bpf.sh and test-kgr-direct-share.sh'
+	@echo '                 (log: $$(BPF_LOG); about twice the build time)'
 	@echo '  debian-boot    boot the current kernel and image, no rebuild, no verdict'
 	@echo '  debian-shell   boot it with kgr.shell=1: root logged in on ttyS0, no tests'
 	@echo '                 (run kgr-run-tests by hand; "poweroff" or Ctrl-A x quits)'
@@ -782,3 +785,32 @@ bench-debian-pg: debian-pg-image
 debian-pg-report:
 	@BOUND_MS=$(PG_BOUND_MS) WALL_BOUND_MS=$(PG_WALL_BOUND_MS) MIN=$(PG_MIN) \
 		$(CURDIR)/scripts/pg-bench-report.sh $(PG_LOG)
+
+# ============================================================================
+# BPF on patched functions ("make check-debian-bpf"; not part of
+# check-debian: its kernel carries DWARF and BTF, which makes its build
+# take about twice as long).  The Debian-config kernel with BTF
+# (configs/bpf.config after configs/debian.config) in $(BPF_BUILD), and
+# the Debian guest with bpftrace from Debian's packages, which runs
+# test-kgr-bpf.sh (bpftrace's kfunc and kretfunc probes on a function
+# kGraft calls directly) and test-kgr-direct-share.sh.
+# ============================================================================
+
+BPF_BUILD	?= $(BUILD)/debian-bpf
+ifeq ($(abspath $(BPF_BUILD)),$(abspath $(DEBIAN_BUILD)))
+$(error BPF_BUILD must not be DEBIAN_BUILD ($(DEBIAN_BUILD)))
+endif
+BPF_TESTS	?= test-kgr-bpf.sh,test-kgr-direct-share.sh
+BPF_LOG		 = $(LOGDIR)/debian-bpf.log
+
+# pahole, which makes the BTF
+DEB_PACKAGES	+= dwarves
+
+.PHONY: check-debian-bpf
+
+check-debian-bpf:
+	$(MAKE) check-debian DEBIAN_BUILD=$(BPF_BUILD) \
+		CONFIG_FRAGMENTS=$(CURDIR)/configs/bpf.config \
+		DEBIAN_GUEST_PACKAGES='$(DEBIAN_GUEST_PACKAGES) bpftrace' \
+		DEBIAN_IMAGE_SIZE=3G DEBIAN_LOG=$(BPF_LOG) \
+		KAPPEND='kgr.tests=$(BPF_TESTS) $(KAPPEND)'
