@@ -10,6 +10,10 @@
  *   read       read(0, 1 byte); MS is not used (stdin: a FIFO)
  *   poll       poll(stdin, POLLIN, MS)
  *   select     select(stdin readable, timeout MS)
+ *   select_ro  the same by the raw system call, with the timeout in a
+ *              read-only page (the kernel cannot write the time left)
+ *   pselect    pselect(stdin readable, timeout MS, no signal mask)
+ *   ppoll      ppoll(stdin, POLLIN, timeout MS, no signal mask)
  *   epoll      epoll_wait(stdin, MS)          (MS -1: no timeout)
  *   epoll_pwait  epoll_pwait(stdin, MS, empty signal mask)
  *   futex      FUTEX_WAIT on a private word that nobody wakes, MS
@@ -51,6 +55,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <termios.h>
 #include <fcntl.h>
@@ -195,6 +200,37 @@ int main(int argc, char **argv)
 		FD_ZERO(&r);
 		FD_SET(0, &r);
 		ret = select(1, &r, NULL, NULL, &tv);
+	} else if (!strcmp(mode, "select_ro")) {
+		struct timeval *tv = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+					  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		fd_set r;
+
+		if (tv == MAP_FAILED) {
+			perror("mmap");
+			return 1;
+		}
+		tv->tv_sec = ms / 1000;
+		tv->tv_usec = (ms % 1000) * 1000;
+		if (mprotect(tv, 4096, PROT_READ)) {
+			perror("mprotect");
+			return 1;
+		}
+		FD_ZERO(&r);
+		FD_SET(0, &r);
+		start = now_ms();
+		ret = syscall(SYS_select, 1, &r, NULL, NULL, tv);
+	} else if (!strcmp(mode, "pselect")) {
+		struct timespec ts = ms_to_ts(ms);
+		fd_set r;
+
+		FD_ZERO(&r);
+		FD_SET(0, &r);
+		ret = pselect(1, &r, NULL, NULL, &ts, NULL);
+	} else if (!strcmp(mode, "ppoll")) {
+		struct pollfd p = { .fd = 0, .events = POLLIN };
+		struct timespec ts = ms_to_ts(ms);
+
+		ret = ppoll(&p, 1, &ts, NULL);
 	} else if (!strcmp(mode, "epoll") || !strcmp(mode, "epoll_pwait")) {
 		struct epoll_event ev = { .events = EPOLLIN };
 		int ep = epoll_create1(0);
