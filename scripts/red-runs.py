@@ -182,6 +182,12 @@ CASES = {
          '\tif (kgr_own_direct_ops(ops))\n\t\treturn;\n\tmutex_lock(&kgr_in_progress_lock);\n\tf = kgr_find_func(ip);\n\tif (f) {\n\t\tf->yielded = true;\n',
          '\tif (1)\n\t\treturn;\n\tmutex_lock(&kgr_in_progress_lock);\n\tf = kgr_find_func(ip);\n\tif (f) {\n\t\tf->yielded = true;\n'),
     ]),
+    'seltimeout': ('21.1', '0514', ['test-kgr-nudge-timeout.sh'], '', [
+        # a nudged select keeps no end: its restart starts the time left again
+        ('fs/select.c',
+         '\tif (!kgr_nudged())\n\t\treturn false;\n\trestart->fn = poll_select_restart_tag;\n',
+         '\tif (1)\n\t\treturn false;\n\trestart->fn = poll_select_restart_tag;\n'),
+    ]),
     'keep': ('21.4', '0501', ['test-kgr-force-keep.sh'], '', [
         # a forced revert lets the patch's module go, as a normal one does
         ('kernel/kgr_transition.c',
@@ -219,6 +225,7 @@ EXPECT = {
     'nopfree': r'nops freed while the walker compared with them|KASAN|GUEST DIED',
     'revdirect': r'no direct call during the revert|the handler is there during the revert',
     'dshare': r'the other direct call was refused: .*no direct call on kgr_test_fn_47 \(-16\)',
+    'seltimeout': r'the nudged select took \d+ ms for a timeout of 4000 ms',
     'keep': r'rmmod of a module a task may still run|does not say that|does not list|GUEST DIED',
 }
 
