@@ -100,6 +100,15 @@ unload_mod() {
 
 # ---- kGraft helpers -------------------------------------------------
 
+# enabled_line FUNC: what ftrace's enabled_functions says of FUNC, on one
+# line (empty: no ftrace user); a direct call adds "direct-->TARGET".
+# Needs tracefs at /sys/kernel/tracing.
+enabled_line() {
+	awk -v fn="$1" '$1 == fn { l = $0; getline n
+				  if (n ~ /^[ \t]+direct-->/) l = l " " n
+				  print l }' /sys/kernel/tracing/enabled_functions
+}
+
 KGR_TEST=/proc/kgr_test
 
 # kmsg_since_mark: the kernel's own lines since the last start_test mark

@@ -21,15 +21,12 @@ T=/sys/kernel/tracing
 NEW_IOPL='kgr-patcher: this is a new sys_iopl()'
 OUT=/tmp/bpftrace.out
 
+iopl_line() {
+	enabled_line __x64_sys_iopl
+}
+
 command -v bpftrace > /dev/null || skip "no bpftrace in this guest"
 [ -f /sys/kernel/btf/vmlinux ] || skip "no BTF in this kernel (/sys/kernel/btf/vmlinux)"
-
-# iopl_line: what enabled_functions says of __x64_sys_iopl, on one line
-iopl_line() {
-	awk '/^__x64_sys_iopl / { l = $0; getline n
-				  if (n ~ /^[ \t]+direct-->/) l = l " " n
-				  print l }' $T/enabled_functions
-}
 
 # kgr_alone: kGraft's direct call, without its handler
 kgr_alone() {

@@ -23,12 +23,8 @@ P=kgr_test_patch_47
 U=kgr_test_direct_user
 CALLS=/sys/module/$U/parameters/calls
 
-# line47: what enabled_functions says of kgr_test_fn_47, on one line
-# (empty: no ftrace user); a direct call adds "direct-->TARGET"
 line47() {
-	awk '/^kgr_test_fn_47 / { l = $0; getline n
-				  if (n ~ /^[ \t]+direct-->/) l = l " " n
-				  print l }' $T/enabled_functions
+	enabled_line kgr_test_fn_47
 }
 
 # kgr_direct_alone: kGraft's direct call, with no handler and no other

@@ -22,19 +22,15 @@ T=/sys/kernel/tracing
 P=kgr_test_patch_39
 DIRECT=/sys/module/kgr/parameters/direct
 
-# ftrace_line: what enabled_functions says of kgr_test_fn_39, on one line
-# (empty: no ftrace user); a direct call adds a line "direct-->TARGET"
-ftrace_line() {
-	awk '/^kgr_test_fn_39 / { l = $0; getline n
-				   if (n ~ /^[ \t]+direct-->/) l = l " " n
-				   print l }' $T/enabled_functions
+line39() {
+	enabled_line kgr_test_fn_39
 }
 
 # wait_direct: kgr_test_fn_39 has a direct call and no handler
 wait_direct() {
-	wait_for 'ftrace_line | grep -q "direct-->" && ! ftrace_line | grep -q " I "' 30 ||
-		die "kgr_test_fn_39 has no direct call alone after 30 s: $(ftrace_line)"
-	log "enabled_functions: $(ftrace_line)"
+	wait_for 'line39 | grep -q "direct-->" && ! line39 | grep -q " I "' 30 ||
+		die "kgr_test_fn_39 has no direct call alone after 30 s: $(line39)"
+	log "enabled_functions: $(line39)"
 }
 
 # held_trip WHEN NEW TRIP NEXT CMD...: with a trip of kgr_test_fn_39()
@@ -50,10 +46,10 @@ held_trip() {
 	block_trip 39 /tmp/direct-trip.out
 	"$@"
 	assert_eq 1 "$(cat /sys/kernel/kgraft/in_progress)" "in_progress with the trip blocked"
-	ftrace_line | grep -q 'direct-->' ||
-		die "no direct call during the $when: $(ftrace_line)"
-	ftrace_line | grep -q ' I ' && die "the handler is there during the $when: $(ftrace_line)"
-	log "enabled_functions during the $when: $(ftrace_line)"
+	line39 | grep -q 'direct-->' ||
+		die "no direct call during the $when: $(line39)"
+	line39 | grep -q ' I ' && die "the handler is there during the $when: $(line39)"
+	log "enabled_functions during the $when: $(line39)"
 	assert_eq "$new" "$(fn_version 39)" "kgr_test_fn_39() from a new process during the $when"
 	echo 1 > $KGR_TEST/release
 	wait_for "grep -q '^next=' /tmp/direct-trip.out" 10 || die "the blocked trip did not finish"
@@ -89,14 +85,14 @@ assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() after the refused ftrace_enable
 
 start_test "the function tracer, a kprobe and a kretprobe on a directly called function"
 ftrace_users 39 2
-ftrace_line | grep -q 'direct-->' || die "the direct call went: $(ftrace_line)"
+line39 | grep -q 'direct-->' || die "the direct call went: $(line39)"
 
 start_test "a revert held open: the function stays called directly, without the handler"
 # a trip blocked between its two calls, started in the patched universe,
 # holds the revert open: the transition trampoline decides per caller
 held_trip revert 1 "2 2" 1 kgr_revert $P
 kgr_wait_reverted $P 30
-assert_eq "" "$(ftrace_line)" "enabled_functions after the held revert"
+assert_eq "" "$(line39)" "enabled_functions after the held revert"
 unload_mod $P
 load_mod $P
 kgr_wait_finalized 30
@@ -107,7 +103,7 @@ spin_across spin 39 /tmp/spin.out kgr_revert $P
 assert_one_trip /tmp/spin.out 2 1
 kgr_wait_reverted $P 30
 assert_eq 1 "$(fn_version 39)" "kgr_test_fn_39() reverted"
-assert_eq "" "$(ftrace_line)" "enabled_functions after the revert"
+assert_eq "" "$(line39)" "enabled_functions after the revert"
 unload_mod $P
 start_test "the direct call again, and kgr.direct=0 keeps the handler"
 load_mod $P
@@ -120,8 +116,8 @@ echo 0 > $DIRECT
 load_mod $P
 kgr_wait_finalized 30
 sleep 2
-ftrace_line | grep -q 'direct-->' && die "kgr.direct=0, yet a direct call: $(ftrace_line)"
-ftrace_line | grep -q ' I ' || die "kgr.direct=0: no handler: $(ftrace_line)"
+line39 | grep -q 'direct-->' && die "kgr.direct=0, yet a direct call: $(line39)"
+line39 | grep -q ' I ' || die "kgr.direct=0: no handler: $(line39)"
 assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() with the handler"
 echo 1 > $DIRECT
 kgr_revert $P
