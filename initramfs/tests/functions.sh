@@ -109,6 +109,16 @@ enabled_line() {
 				  print l }' /sys/kernel/tracing/enabled_functions
 }
 
+# kgr_direct_alone FUNC OTHER: within 30 s, FUNC has a direct call, no
+# handler that modifies the instruction pointer (kGraft's) and no direct
+# call to OTHER (another user's trampoline): kGraft calls it directly
+kgr_direct_alone() {
+	wait_for "enabled_line $1 | grep -q 'direct-->' &&
+		  ! enabled_line $1 | grep -q -e ' I ' -e $2" 30 ||
+		die "$1 is not called directly by kGraft alone after 30 s: $(enabled_line "$1")"
+	log "enabled_functions: $(enabled_line "$1")"
+}
+
 KGR_TEST=/proc/kgr_test
 
 # kmsg_since_mark: the kernel's own lines since the last start_test mark

@@ -27,14 +27,6 @@ line47() {
 	enabled_line kgr_test_fn_47
 }
 
-# kgr_direct_alone: kGraft's direct call, with no handler and no other
-kgr_direct_alone() {
-	wait_for 'line47 | grep -q "direct-->" && ! line47 | grep -q " I " &&
-		  ! line47 | grep -q kgr_test_du_tramp' 30 ||
-		die "kgr_test_fn_47 is not called directly by kGraft alone after 30 s: $(line47)"
-	log "enabled_functions: $(line47)"
-}
-
 # shared: the other direct call, and kGraft's handler next to it
 shared() {
 	line47 | grep -q "direct-->kgr_test_du_tramp" ||
@@ -65,13 +57,13 @@ load_target
 [ -d $T/events ] || mount -t tracefs nodev $T || die "cannot mount tracefs"
 load_mod $P
 kgr_wait_finalized 30
-kgr_direct_alone
+kgr_direct_alone kgr_test_fn_47 kgr_test_du_tramp
 attach
 expect_log "kgr: kgr_test_fn_47 [kgr_test_target] steps aside for another direct call"
 shared
 counted 2 "with the other direct call and kGraft's handler"
 unload_mod $U
-kgr_direct_alone
+kgr_direct_alone kgr_test_fn_47 kgr_test_du_tramp
 assert_eq 2 "$(fn_version 47)" "kgr_test_fn_47() called directly by kGraft again"
 
 start_test "a patch applied and reverted under another direct call"
@@ -100,7 +92,7 @@ load_mod $P
 kgr_wait_finalized 30
 shared
 unload_mod $U
-kgr_direct_alone
+kgr_direct_alone kgr_test_fn_47 kgr_test_du_tramp
 assert_eq 2 "$(fn_version 47)" "kgr_test_fn_47() once the other direct call left"
 kgr_revert $P
 kgr_wait_reverted $P 30
