@@ -25,6 +25,14 @@ format    the static side of the canonical format (quilt refresh -p ab
           index lines, a/ and b/ prefixes, no timestamps, a diffstat that
           lists the patch's files, files in sorted order.  (refresh-series.sh
           --check does the byte-exact part on a scratch tree.)
+history   code and comments say what the code does, never which patch or
+          issue brought it: no "patch 0NNN", "patches 0NNN", "issue N" or
+          "(0NNN)" in the lines a patch adds (its description may), nor in
+          the repository's tests, samples, configs, tools and Makefile
+          (README.md, series, scripts/ and .ci/ are about the series and
+          may). The references that older patches still carry are counted
+          in scripts/history-kept, one "NNNN COUNT" line per patch: a patch
+          with more fails, one with fewer must have its count lowered.
 checkpatch  scripts/checkpatch.pl --strict, run in KSRC, on every patch:
           every ERROR, WARNING and CHECK must match an entry of the kept
           list (FILE, see scripts/checkpatch-kept); an ERROR may be kept
@@ -119,6 +127,67 @@ def split_patch(text):
 
 
 TRAILER = re.compile(r'^[A-Z][A-Za-z-]*-by: |^Cc: |^Fixes: |^Link: ')
+
+
+HISTORY = re.compile(r'\b[Pp]atch(?:es)? 0\d{3}\b|\b[Ii]ssue \d+\b|\(0\d{3}\)')
+# what the repository's own files are checked in (the rest is about the
+# series itself: README's map, series banners, the review scripts)
+HISTORY_DIRS = ('initramfs', 'samples', 'configs', 'tools', 'debian-guest')
+HISTORY_FILES = ('Makefile',)
+
+
+def read_history_kept(path):
+    """{patch number: count} from scripts/history-kept."""
+    kept = {}
+    if not path or not os.path.exists(path):
+        return kept
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.split('#', 1)[0].strip()
+            if not line:
+                continue
+            m = re.match(r'^(\d{4})\s+(\d+)$', line)
+            if not m:
+                problem('%s:%d' % (path, n), 'not "NNNN COUNT": %s' % line)
+                continue
+            kept[m.group(1)] = int(m.group(2))
+    return kept
+
+
+def check_history_patch(name, diff, kept):
+    """The lines @name adds name no patch or issue, beyond its kept count."""
+    hits = [l[1:].strip() for l in diff
+            if l.startswith('+') and not l.startswith('+++')
+            and HISTORY.search(l)]
+    allowed = kept.pop(name[:4], 0)
+    if len(hits) > allowed:
+        for h in hits[allowed:]:
+            problem(name, 'history in the code (say what it does, not which '
+                    'patch or issue brought it): %s' % h)
+        if allowed:
+            problem(name, '%d references, scripts/history-kept allows %d'
+                    % (len(hits), allowed))
+    elif len(hits) < allowed:
+        problem(name, 'scripts/history-kept allows %d references, the patch '
+                'has %d: lower its count' % (allowed, len(hits)))
+
+
+def check_history_repo(repo):
+    """No file of the repository's own names a patch or an issue."""
+    paths = [os.path.join(repo, f) for f in HISTORY_FILES]
+    for d in HISTORY_DIRS:
+        for root, dirs, files in os.walk(os.path.join(repo, d)):
+            dirs.sort()
+            paths += [os.path.join(root, f) for f in sorted(files)]
+    for path in paths:
+        if not os.path.isfile(path):
+            continue
+        with open(path, encoding='utf-8', errors='replace') as f:
+            for n, line in enumerate(f, 1):
+                if HISTORY.search(line):
+                    problem('%s:%d' % (os.path.relpath(path, repo), n),
+                            'names a patch or an issue (say what the code '
+                            'does and why): %s' % line.strip())
 
 
 def patch_number(name):
@@ -453,20 +522,27 @@ def main():
     ap.add_argument('--kept')
     ap.add_argument('--seeds')
     ap.add_argument('--list-kept', action='store_true')
+    ap.add_argument('--history-kept')
     a = ap.parse_args()
-    for k in ('patches', 'series', 'repo', 'checkpatch_tree', 'kept', 'seeds'):
+    for k in ('patches', 'series', 'repo', 'checkpatch_tree', 'kept', 'seeds',
+              'history_kept'):
         if getattr(a, k):
             setattr(a, k, os.path.abspath(getattr(a, k)))
 
     names = check_series(a.patches, a.series)
+    history_kept = read_history_kept(a.history_kept)
     for name in names:
         with open(os.path.join(a.patches, name), encoding='utf-8',
                   errors='replace') as f:
             header, diff = split_patch(f.read())
         check_headers(name, header, a.repo)
         check_format(name, header, diff)
-    print('lint: series, headers, format: %d patches checked, %d problems'
-          % (len(names), len(problems)))
+        check_history_patch(name, diff, history_kept)
+    for num in sorted(history_kept):
+        problem(a.history_kept, 'patch %s is not in the series' % num)
+    check_history_repo(a.repo)
+    print('lint: series, headers, format, history: %d patches checked, '
+          '%d problems' % (len(names), len(problems)))
     if a.checkpatch_tree:
         check_checkpatch(names, a.patches, a.checkpatch_tree, a.kept, a.seeds,
                          a.list_kept)

@@ -5,7 +5,9 @@
 #
 # The series as a maintainer would check it ("make lint"):
 #
-#  1. series, headers and the static diff format (lint-series.py);
+#  1. series, headers, the static diff format and no history in the code
+#     (lint-series.py; scripts/history-kept counts what older patches
+#     still carry);
 #  2. scripts/checkpatch.pl --strict on every patch, each finding either
 #     absent or kept in KEPT with its reason (lint-series.py; the RFC seeds
 #     in SEEDS verify the "verbatim from the RFC" entries);
@@ -45,7 +47,8 @@ tree=$("$here/scratch-tree.sh" "$tarball" "$work")
 
 python3 "$here/lint-series.py" --patches "$patches" --series "$series" \
 	--repo "$repo" --checkpatch-tree "$tree" --kept "$kept" \
-	--seeds "$seeds" || failed+=("series/headers/format/checkpatch")
+	--seeds "$seeds" --history-kept "$here/history-kept" ||
+	failed+=("series/headers/format/history/checkpatch")
 
 "$here/refresh-series.sh" --check "$tarball" "$work" "$patches" "$series" ||
 	failed+=("canonical format")
