@@ -85,7 +85,7 @@ help:
 	@echo '  check      like demo, then judge the console log (exit status = verdict)'
 	@echo '  check-debug  check on a lockdep/KASAN/kmemleak/DEBUG_LIST kernel ($$(BUILD)/debug)'
 	@echo '  check-preempt  check on a fully preemptible kernel (CONFIG_PREEMPT, $$(BUILD)/preempt)'
-	@echo '  red-runs       issue 11: take each consistency fix back in turn, boot its test'
+	@echo '  red-runs       take each fix of ours back in turn, boot its test'
 	@echo '                 (must fail); RED_KERNEL=preempt|normal, RED_CASES=...'
 	@echo '  shell      like demo, but the guest gives an interactive shell (Ctrl-A x quits)'
 	@echo '  clean      remove the initramfs and logs'
@@ -204,13 +204,13 @@ check-debug:
 		QEMU_MEM=1G QEMU_TIMEOUT=3600
 
 # The whole suite on a fully preemptible kernel (CONFIG_PREEMPT), in its
-# own build folder: the consistency tests of issue 11 depend on
-# preemption. The RFC tools' module is built for the normal kernel only.
+# own build folder: the consistency tests depend on preemption. The RFC
+# tools' module is built for the normal kernel only.
 check-preempt:
 	$(MAKE) check BUILD=$(BUILD)/preempt LOG_NAME=preempt KGR_E2E=0 \
 		CONFIG_FRAGMENTS=$(CURDIR)/configs/preempt.config
 
-# The red runs of issue 11's fixes (scripts/red-runs.py): each fix taken
+# The red runs of the fixes (scripts/red-runs.py): each fix taken
 # back in turn in the preemptible kernel's tree (RED_KERNEL=normal: the
 # normal kernel's, $(BUILD)), built, and the test that guards it booted
 # alone; every one must fail. The source is put back after each run.
@@ -248,7 +248,7 @@ distclean:
 .FORCE:
 
 # ============================================================================
-# Review of the series (issue 5): lint, refresh, bisect, compare-rfc, sparse.
+# Review of the series: lint, refresh, bisect, compare-rfc, sparse.
 # lint, refresh and bisect work in their own scratch trees under $(BUILD)
 # (lint/, bisect/), never in $(KSRC); sparse checks $(KSRC) after "make
 # kernel" without changing it.  "make help-review" describes them.
@@ -306,7 +306,7 @@ sparse: kernel
 	@$(CURDIR)/scripts/sparse-series.sh $(KSRC) $(PATCHES) $(SERIES) $(JOBS)
 
 # ============================================================================
-# kGraft tools (issue 4): tools/kgraft built from Debian packages and
+# kGraft tools: tools/kgraft built from Debian packages and
 # checked, and the RFC's chain end to end.  A variant of the main kernel
 # (demo fix tools/kgraft-e2e/demo-meminfo-memused.patch, -ffunction-sections
 # -fdata-sections, DWARF 5) gives vmlinux.o; create-kgrmodule.sh takes the
@@ -338,7 +338,7 @@ KGR_TESTS	 = $(CURDIR)/tools/kgraft-e2e/tests
 	kgr-module kgr-bad-input kgr-e2e
 
 help-kgr-tools:
-	@echo 'kGraft tools targets (issue 4):'
+	@echo 'kGraft tools targets (the RFC'"'"'s tools/kgraft):'
 	@echo '  kgr-tools        build $$(KSRC)/tools/kgraft: dwarf-inline-tree, objcopy-hacked'
 	@echo '                   (from Debian binutils-source; the first build takes minutes)'
 	@echo '  kgr-tools-check  the tools'"'"' make check: the RFC example (app.c) with DWARF 5'
@@ -384,7 +384,7 @@ initramfs: kgr-e2e
 endif
 
 # ============================================================================
-# Patch modules from a source patch alone (issue 13).  "make kgr-src"
+# Patch modules from a source patch alone.  "make kgr-src"
 # prepares $(KGR_SRC), the tree with the series and the kernel's .config
 # in which kgr-fix.sh compiles, on demand, the objects a fix touches,
 # with -ffunction-sections -fdata-sections, without and with the fix;
@@ -414,7 +414,7 @@ endif
 .PHONY: help-kgr-fix kgr-src kgr-fix kgr-fixes
 
 help-kgr-fix:
-	@echo 'Patch modules from a source patch alone (issue 13):'
+	@echo 'Patch modules from a source patch alone:'
 	@echo '  kgr-fix FIX=f.patch  f.patch (against linux-source-6.1, -p1) -> a kGraft'
 	@echo '                     module for the kernel QEMU boots, or a refusal that says why:'
 	@echo '                     $$(KGR_FIX_OUT)/NAME/kgr_fix_NAME.ko, report.txt, work/'
@@ -440,7 +440,7 @@ kgr-fix: kgr-src
 		$(KGR_SRC) $(KGR_FIX_OUT)/$(basename $(notdir $(FIX)))
 
 # ============================================================================
-# Benchmark (issue 6): kGraft against upstream livepatch on one kernel
+# Benchmark: kGraft against upstream livepatch on one kernel
 # (CONFIG_KGR=y, CONFIG_LIVEPATCH=y).  samples/kgr-bench/ has the target
 # module and the patch modules for both; the guest side is
 # initramfs/tests/test-kgr-bench.sh with its helper initramfs/src/kgr-bench.c.
@@ -485,7 +485,7 @@ BENCH_KAPPEND	 = kgr.tests=test-kgr-bench.sh kgr.timeout=$(BENCH_TIMEOUT) \
 .PHONY: help-bench benchmods bench
 
 help-bench:
-	@echo 'Benchmark targets (issue 6):'
+	@echo 'Benchmark targets:'
 	@echo '  benchmods  build the benchmark modules (samples/kgr-bench/) out of tree'
 	@echo '  bench      per-call cost, transition time and memory of kGraft and'
 	@echo '             livepatch: $(BENCH_ICOUNT_RUNS) boots under -icount (per call, deterministic)'
@@ -524,7 +524,7 @@ bench: images
 		--wall $(LOGDIR)/bench-wall.log
 
 # ============================================================================
-# The Debian guest (issue 10, items 3-5): a second kernel built from
+# The Debian guest: a second kernel built from
 # Debian's own configuration (package linux-config-6.1, flavour
 # $(DEBIAN_FLAVOUR); its modules off, what QEMU needs built in, kGraft on:
 # configs/debian.config) in its own folder $(DEBIAN_BUILD), and a Debian 12
@@ -584,7 +584,7 @@ DEBIAN_QEMU_RUN	 = $(CURDIR)/scripts/qemu-run.sh --kernel $(DEBIAN_BZIMAGE) \
 	debian-boot check-debian debian-shell bench-debian
 
 help-debian:
-	@echo 'The Debian guest (issue 10): Debian'"'"'s kernel config, a systemd guest'
+	@echo 'The Debian guest: Debian'"'"'s kernel config, a systemd guest'
 	@echo '  debian-config  Debian'"'"'s $(DEBIAN_FLAVOUR) config, modules off, + configs/debian.config,'
 	@echo '                 checked (KASLR, PREEMPT_DYNAMIC, cgroups, io_uring, IA32, retpolines)'
 	@echo '  debian-kernel  build it and the test/benchmark modules in $$(DEBIAN_BUILD)'
@@ -646,7 +646,7 @@ debian-image: debian-kernel $(DEBIAN_ROOTFS)
 		$(CURDIR)/scripts/mkdebian-image.sh $(DEBIAN_ROOTFS) \
 		$(DEBIAN_BUILD)/rootfs $(DEBIAN_IMAGE) $(DEBIAN_KSRC)
 
-# The benchmark (issue 14, item 3) on the Debian-config kernel: the same
+# The benchmark on the Debian-config kernel: the same
 # busybox initramfs and -icount boots as "make bench", built in
 # $(DEBIAN_BUILD); the guest is not the Debian image (its daemons would
 # disturb the wall-time figures).

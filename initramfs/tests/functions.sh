@@ -211,14 +211,14 @@ irq_expect() {
 }
 
 # stub_count 1|0: the slow stubs count their calls from now on, or not
-# (kgr.stub_count, patch 0301; off by default).
+# (kgr.stub_count; off by default).
 stub_count() {
 	echo "$1" > /sys/module/kgr/parameters/stub_count ||
 		die "cannot set kgr.stub_count to $1"
 }
 
 # stub_calls NAME old|new: how many calls the slow stub of NAME sent to
-# the old or the new code, from the line finalization logs (patch 0153)
+# the old or the new code, from the line finalization logs
 # with stub_count 1.
 stub_calls() {
 	kmsg_since_mark | sed -n "s/^kgr: $1: the slow stub sent \([0-9]*\) calls to the old code and \([0-9]*\) to the new$/\1 \2/p" |
@@ -289,7 +289,7 @@ kgr_reverted() {
 	dmesg | grep -c "kgr: $1 is reverted"
 }
 
-# kgr_revert NAME: write 1 to the revert file of patch NAME (patch 0200).
+# kgr_revert NAME: write 1 to the revert file of patch NAME.
 kgr_revert() {
 	KGR_REVERTED=$(kgr_reverted "$1")
 	log "% echo 1 > $KGR_SYS/$1/revert"

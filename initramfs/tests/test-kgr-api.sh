@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# SUSE's API (issue 12, items 5 and 6; patch 0206). kgr_test_suse names
-# itself (kgr_test_suse_api) and its owner, and is made of SUSE's entries:
-# KGR_PATCH(name, new) on kgr_test_fn_38(), KGR_PATCH_OBJ() on
-# kgr_test_mod_fn() of kgr_test_mod, KGR_PATCH_OBJPOS() on the first of
-# kgr_test_dup's two kgr_test_dup_fn(). Its sysfs directory has the name
-# it gave, its owner file the module; its refs file names the patches
-# stacked on it. (The RFC's API: test-kgr-sample.sh and all the others.)
+# SUSE's API. kgr_test_suse names itself (kgr_test_suse_api) and its
+# owner, and is made of SUSE's entries: KGR_PATCH(name, new) on
+# kgr_test_fn_38(), KGR_PATCH_OBJ() on kgr_test_mod_fn() of
+# kgr_test_mod, KGR_PATCH_OBJPOS() on the first of kgr_test_dup's two
+# kgr_test_dup_fn(). Its sysfs directory has the name it gave, its owner
+# file the module; its refs file names the patches stacked on it. (The
+# RFC's API: test-kgr-sample.sh and all the others.)
 #
 # kgr-timeout: 120
 

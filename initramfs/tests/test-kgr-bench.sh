@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The kGraft/livepatch benchmark (issue 6), guest side.  Modules from
+# The kGraft/livepatch benchmark, guest side.  Modules from
 # samples/kgr-bench/, the helper /bin/kgr-bench (initramfs/src/kgr-bench.c).
 # Every figure is printed as a "KGR-BENCH ..." line; scripts/bench-report.py
 # on the host turns them into the table and the plot.
@@ -123,7 +123,7 @@ trans() {
 	log "transition $tag $kind: kgr_bench_${kind}_$fn, $busy busy, $sleepers sleeping, $daemons daemons of each kind"
 	# This shell sleeps in wait4() for the whole transition, as the
 	# runner and /init above it do: on the idle guest as well, tasks
-	# asleep in the kernel for good (kGraft nudges them, patch 0101).
+	# asleep in the kernel for good (kGraft nudges them).
 	kgr-bench trans "$kind" "$tag" "$MODDIR/kgr_bench_${kind}_$fn.ko" \
 		"$busy" "$sleepers" "$SLEEP_MS" "$daemons" "$SAMPLE_MS" \
 		"$TRANS_TIMEOUT" > /tmp/bench-trans.out 2>&1
@@ -142,8 +142,8 @@ done < $B/sizes
 # baseline: a function that is never patched
 call base unpatched 0 0
 # kGraft's handler (kgr.direct=0: the RFC's stubs), then its trampolines
-# (the default: the transition trampoline of patch 0302, the direct call
-# of patch 0300) on a function of its own (kgr_bench_kgr_12: the
+# (the default: the transition trampoline, and the direct call once
+# finalized) on a function of its own (kgr_bench_kgr_12: the
 # transitions below use 2 to 11)
 DIRECT=/sys/module/kgr/parameters/direct
 [ -f $DIRECT ] || die "no $DIRECT"

@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Process context with bottom halves or preemption disabled is still the
-# task's context (issue 11, item 1; patch 0150). A task calls the patched
-# function in a loop inside one system call, each round three times:
-# plainly, under local_bh_disable() and under preempt_disable(). While
-# patching starts and the CPUs' interrupt flags switch to the new
-# universe, every call of the trip must get the task's (old) version:
-# no round may mix versions. 6.1's in_interrupt() counts BH-disabled
-# sections, so the RFC's stub sent such calls to the per-CPU IRQ flag.
+# task's context. A task calls the patched function in a loop inside one
+# system call, each round three times: plainly, under local_bh_disable()
+# and under preempt_disable(). While patching starts and the CPUs'
+# interrupt flags switch to the new universe, every call of the trip
+# must get the task's (old) version: no round may mix versions. 6.1's
+# in_interrupt() counts BH-disabled sections, so the RFC's stub sent
+# such calls to the per-CPU IRQ flag.
 #
 # kgr-timeout: 120
 

@@ -6,7 +6,7 @@
 # /proc/<pid>/kgr_in_progress reads 1 meanwhile and patching does not
 # finalize; the report names it; once released it reads 0 and
 # finalization follows at once: checked on its crossing, not at the next
-# periodic check (patch 0100).
+# periodic check.
 #
 # kgr-timeout: 180
 

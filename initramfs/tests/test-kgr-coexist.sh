@@ -1,15 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Coexistence (issue 12, item 8), as SUSE's qa_test_klp checked it: a
-# function patched by kGraft can be traced by the function tracer and
-# probed with a kprobe and a kretprobe, and the patch keeps working; a
-# function cannot be redirected by kGraft and by livepatch at once, and
-# whichever comes second is refused cleanly (nothing half-done, and the
-# next valid request succeeds). A kGraft patch refused that way tried a
-# direct call first, with an ftrace_ops from kGraft's pool of 64: it
-# gives it back, so that after 65 refusals the next patch of the function
-# still gets its direct call once finalized.
+# Coexistence, as SUSE's qa_test_klp checked it: a function patched by
+# kGraft can be traced by the function tracer and probed with a kprobe
+# and a kretprobe, and the patch keeps working; a function cannot be
+# redirected by kGraft and by livepatch at once, and whichever comes
+# second is refused cleanly (nothing half-done, and the next valid
+# request succeeds). A kGraft patch refused that way tried a direct call
+# first, with an ftrace_ops from kGraft's pool of 64: it gives it back,
+# so that after 65 refusals the next patch of the function still gets
+# its direct call once finalized.
 #
 # kgr-timeout: 180
 

@@ -1,18 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The finalized path (issue 14, item 1; patch 0300) and the transition
-# trampoline (item 2; patch 0302). While a patch's transition is held
-# open its function is called through ftrace's direct call already (a
-# trampoline that decides per caller, no handler): a new process gets
-# the new code, a held trip the old. Once finalized it is still called
-# directly (ftrace's enabled_functions shows it Direct, without the
-# handler's IPMODIFY ops), and runs the new code; ftrace_enabled=0 is
-# refused; the function tracer, a kprobe and a kretprobe work on it; a
-# revert held open keeps the direct call, through a transition
-# trampoline that decides per caller (no handler), and a new patch is
-# called directly again once finalized; kgr.direct=0 keeps the handler. kgr_direct_anchor()
-# has kGraft's direct call from boot on.
+# The finalized path and the transition trampoline. While a patch's
+# transition is held open its function is called through ftrace's direct
+# call already (a trampoline that decides per caller, no handler): a new
+# process gets the new code, a held trip the old. Once finalized it is
+# still called directly (ftrace's enabled_functions shows it Direct,
+# without the handler's IPMODIFY ops), and runs the new code;
+# ftrace_enabled=0 is refused; the function tracer, a kprobe and a
+# kretprobe work on it; a revert held open keeps the direct call,
+# through a transition trampoline that decides per caller (no handler),
+# and a new patch is called directly again once finalized; kgr.direct=0
+# keeps the handler. kgr_direct_anchor() has kGraft's direct call from
+# boot on.
 #
 # kgr-timeout: 120
 
@@ -67,7 +67,7 @@ load_target
 assert_eq Y "$(cat $DIRECT)" "kgr.direct by default"
 # kGraft's own direct call since boot keeps ftrace's table of direct
 # calls allocated, so that no transition waits for an RCU Tasks grace
-# period when it registers the first one (patch 0302)
+# period when it registers the first one
 grep -A1 '^kgr_direct_anchor ' $T/enabled_functions | grep -q 'direct-->' ||
 	die "no direct call on kgr_direct_anchor: $(grep -A1 '^kgr_direct_anchor ' $T/enabled_functions)"
 # a trip of kgr_test_fn_39() blocked between its two calls holds the

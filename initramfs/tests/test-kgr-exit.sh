@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A task that dies while it is the last one in the old universe ends the
-# transition at once (issue 11, item 10; patch 0154): the scheduler's
-# last switch away from a dead task (finish_task_switch(), TASK_DEAD) is
-# where it stops running kernel code, and there its mark is dropped and
-# counted. Before, only a check that found the task gone (with
-# task_curr(), which is false already before that last switch completes)
-# dropped it: finalization waited for the periodic check.
+# transition at once: the scheduler's last switch away from a dead task
+# (finish_task_switch(), TASK_DEAD) is where it stops running kernel
+# code, and there its mark is dropped and counted. A check that finds
+# the task gone (with task_curr(), which is false already before that
+# last switch completes) would drop it only at the periodic check, and
+# finalization would wait for it.
 #
 # kgr-timeout: 90
 

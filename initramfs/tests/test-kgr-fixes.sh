@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Patch modules made from source patches alone (issue 13): every fix of
+# Patch modules made from source patches alone: every fix of
 # tools/kgraft-e2e/fixes/ that kgr-fix.sh turned into a module, in the
 # order of $MODDIR/kgr-fixes.list (written by run-fixes.sh from the Kgr-*
 # lines of each fix).  For each: its check command gives the old output

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # What cannot cross is named, and the administrator can force the end of
-# the transition (patch 0104). A task asleep uninterruptibly in the middle
+# the transition. A task asleep uninterruptibly in the middle
 # of a trip (kgr_test's killable "trip") holds the transition; the log
 # names it; /sys/kernel/kgraft/in_progress reads 1 and refuses anything
 # but 0; writing 0 finalizes at once, names the task again, and the file

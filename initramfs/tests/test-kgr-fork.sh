@@ -1,17 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 11, item 2: a task forked while kGraft marks the tasks is in its
-# parent's universe (kgr_copy_process(), patch 0100). A child copies its
-# parent's thread flags in dup_task_struct(), long before it joins the
-# task list; kgr_mark_all() may mark the parent in between and never see
-# the child. Here that window is held open: kgr_test_target's fork_hold
-# holds kgr-probe's mmap lock, so that its fork sleeps in dup_mmap(), and
-# lets it go only once kGraft has marked kgr-probe. The child then makes
-# one trip (a spin read, kgr_test_fn_N() in a loop for 2 s) while the
-# patch's stub goes live: it must see one version only. A child left
-# unmarked runs the old function until the stub is live and the new one
-# after it, within that trip.
+# A task forked while kGraft marks the tasks is in its parent's universe
+# (kgr_copy_process()). A child copies its parent's thread flags in
+# dup_task_struct(), long before it joins the task list; kgr_mark_all()
+# may mark the parent in between and never see the child. Here that
+# window is held open: kgr_test_target's fork_hold holds kgr-probe's
+# mmap lock, so that its fork sleeps in dup_mmap(), and lets it go only
+# once kGraft has marked kgr-probe. The child then makes one trip (a
+# spin read, kgr_test_fn_N() in a loop for 2 s) while the patch's stub
+# goes live: it must see one version only. A child left unmarked runs
+# the old function until the stub is live and the new one after it,
+# within that trip.
 #
 # The child shows something only when its trip begins before the switch
 # is allowed: if the patch opened the transition before the child left

@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# CPU hotplug (issue 11, item 6; patch 0155). With CPU 1 offline, its
-# per-CPU kthreads (cpuhp/1, ksoftirqd/1, migration/1, ...) are parked
-# and never woken: they must not hold a transition. A CPU that comes
-# online while a transition is in progress must take the new universe
-# for its interrupts (it ran none while offline), not keep the old one
-# until finalization: the hardirq and softirq timers of kgr_test_target
-# on CPU 1 get the new kgr_test_fn_27() while the transition is held.
+# CPU hotplug. With CPU 1 offline, its per-CPU kthreads (cpuhp/1,
+# ksoftirqd/1, migration/1, ...) are parked and never woken: they must
+# not hold a transition. A CPU that comes online while a transition is
+# in progress must take the new universe for its interrupts (it ran none
+# while offline), not keep the old one until finalization: the hardirq
+# and softirq timers of kgr_test_target on CPU 1 get the new
+# kgr_test_fn_27() while the transition is held.
 #
 # kgr-timeout: 120
 

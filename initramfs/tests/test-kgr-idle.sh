@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Idle tasks have a universe and cross between two iterations of the idle
-# loop (issue 11, item 5; patch 0158). kgr_test_patch_idle replaces
-# arch_cpu_idle_exit() and arch_cpu_idle_enter(), which bracket each
-# iteration of do_idle() in the idle task's context, in one patch; its
-# new code counts the iterations that were entered through one version
-# and left through the other. Before, the idle tasks were never marked:
-# each took the new code of a function the moment its stub went live,
-# the exit's before the enter's.
+# Idle tasks have a universe and cross between two iterations of the
+# idle loop. kgr_test_patch_idle replaces arch_cpu_idle_exit() and
+# arch_cpu_idle_enter(), which bracket each iteration of do_idle() in
+# the idle task's context, in one patch; its new code counts the
+# iterations that were entered through one version and left through the
+# other: none may be. An idle task that was never marked would take the
+# new code of each function the moment its stub went live, the exit's
+# before the enter's.
 #
 # kgr-timeout: 90
 

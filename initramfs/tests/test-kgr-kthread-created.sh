@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A kthread that was created but not started yet is not woken by the
-# transition (patch 0101). kthread_create() leaves the new thread asleep
+# transition. kthread_create() leaves the new thread asleep
 # uninterruptibly in kthread() until its creator starts it; the RFC woke
 # every task without an mm in whatever state, which starts such a thread
 # behind its creator's back. Here it holds the transition instead (it is

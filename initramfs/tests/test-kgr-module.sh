@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Module targets (issue 12, item 4; patch 0205). A patch of a function in
-# a module (kgr_test_mod:kgr_test_mod_fn) works when the module is loaded
-# first, and when it is loaded later: then the function is patched before
-# the module's init runs. When the module is removed its functions are
-# let go cleanly (the patch stays applied and waits), and loaded again
-# they are patched again, stacked patches in their order. A module whose
+# Module targets. A patch of a function in a module
+# (kgr_test_mod:kgr_test_mod_fn) works when the module is loaded first,
+# and when it is loaded later: then the function is patched before the
+# module's init runs. When the module is removed its functions are let
+# go cleanly (the patch stays applied and waits), and loaded again they
+# are patched again, stacked patches in their order. A module whose
 # function cannot be patched does not load, unless force_load_module is
 # set. A module loaded during a transition joins it.
 #

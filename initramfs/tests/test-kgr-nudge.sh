@@ -2,17 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Tasks asleep in system calls do not hold a transition, and do not see
-# that they were nudged (patches 0100-0102). One kgr-sleeper each sleeps
-# in read (FIFO), poll, select, epoll_wait (with and without a timeout),
-# epoll_pwait, a futex wait, pause, nanosleep and wait4, and a cat reads
-# /proc/kmsg as rsyslog's imklog does; they fall asleep
-# SETTLE s before the patch is loaded. Patching must finalize within
-# FINAL s; each sleeper must still be asleep then, in the new universe.
-# Then each call must return what it would have without the nudge: the
-# timed ones after their full timeout (T ms, not less, and not T more
-# from a restart with the whole timeout), with no EINTR, and nanosleep's
-# rem untouched; the others when woken (data in the FIFO, SIGUSR1 for
-# pause).
+# that they were nudged. One kgr-sleeper each sleeps in read (FIFO),
+# poll, select, epoll_wait (with and without a timeout), epoll_pwait, a
+# futex wait, pause, nanosleep and wait4, and a cat reads /proc/kmsg as
+# rsyslog's imklog does; they fall asleep SETTLE s before the patch is
+# loaded. Patching must finalize within FINAL s; each sleeper must still
+# be asleep then, in the new universe. Then each call must return what
+# it would have without the nudge: the timed ones after their full
+# timeout (T ms, not less, and not T more from a restart with the whole
+# timeout), with no EINTR, and nanosleep's rem untouched; the others
+# when woken (data in the FIFO, SIGUSR1 for pause).
 #
 # kgr-timeout: 150
 

@@ -1,13 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# While a function is patched, the modules the live stub uses stay
-# (issue 11, item 7; patch 0151): the patch module, even when it has a
-# module_exit (kgr_test_patch_23 has one, as every kgr_test_patch_N since
-# the revert of patch 0200 let them go), holds its
-# ftrace_ops, its replacement and the stub itself: rmmod must fail, and
-# the function must keep working. (Patch 0151 held the target module too;
-# since patch 0205 it can go, its functions let go: test-kgr-module.sh.)
+# While a function is patched, the modules the live stub uses stay: the
+# patch module, even when it has a module_exit (kgr_test_patch_23 has
+# one, as every kgr_test_patch_N has, so that it can go once reverted),
+# holds its ftrace_ops, its replacement and the stub itself: rmmod must
+# fail, and the function must keep working. (The target module is not
+# held: it can go, its functions let go: test-kgr-module.sh.)
 #
 # kgr-timeout: 90
 

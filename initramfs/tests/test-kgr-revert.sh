@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Revert (issue 12, item 1; patch 0200). A finalized patch is taken back
-# through the same universe model in reverse: a task keeps the new code
-# until it crosses and runs the old code after; then the stubs go, and the
-# patch module can be removed and loaded again. Bad requests are refused
-# with a clear error and change nothing. Under stress, reverting and
-# re-applying gives no mixed trip.
+# Revert. A finalized patch is taken back through the same universe
+# model in reverse: a task keeps the new code until it crosses and runs
+# the old code after; then the stubs go, and the patch module can be
+# removed and loaded again. Bad requests are refused with a clear error
+# and change nothing. Under stress, reverting and re-applying gives no
+# mixed trip.
 #
 # kgr-timeout: 240
 

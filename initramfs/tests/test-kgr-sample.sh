@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The RFC's sample live patch (samples/kgr/kgr_patcher.c, patch 04) on a
+# The RFC's sample live patch (samples/kgr/kgr_patcher.c) on a
 # booted 6.1 kernel: kgr initialized at boot; after insmod, iopl() and
 # capable() run the new code (their messages appear in dmesg), through the
 # slow stubs while a task blocked in the kernel holds the transition open;
@@ -14,8 +14,8 @@
 
 . "$(dirname "$0")/functions.sh"
 
-# Finalization follows the last crossing at once (patch 0100); the
-# periodic check after a failed one is at most 1 s away.
+# Finalization follows the last crossing at once; the periodic check
+# after a failed one is at most 1 s away.
 FINALIZE_BOUND=5
 
 NEW_IOPL='kgr-patcher: this is a new sys_iopl()'
@@ -64,8 +64,8 @@ assert_eq 0 "$(count "$NEW_IOPL")" "new sys_iopl() messages before insmod"
 assert_eq 0 "$(count "$NEW_CAPABLE")" "new capable() messages before insmod"
 
 # Without a task held in the kernel the transition ends within
-# milliseconds (patch 0100), before the checks below could run.
-# count the slow stubs' calls (patch 0301)
+# milliseconds, before the checks below could run.
+# count the slow stubs' calls
 stub_count 1
 hold_transition /tmp/sample-hold.out
 load_mod kgr_patcher
@@ -95,7 +95,7 @@ kmsg_since_mark | grep -q '^kgr succeeded$' &&
 start=$(cut -d' ' -f1 /proc/uptime)
 release_hold /tmp/sample-hold.out
 kgr_wait_finalized "$FINALIZE_BOUND"
-# the slow stubs count their calls (patch 0153)
+# the slow stubs count their calls
 n=$(stub_calls __x64_sys_iopl new)
 stub_count 0
 [ "${n:-0}" -ge 3 ] || die "the slow stub of sys_iopl sent '$n' calls to the new code, not 3 or more"

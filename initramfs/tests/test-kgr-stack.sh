@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Stacking (issue 12, item 2; patch 0202). kgr_test_fn_33() returns 1;
-# kgr_test_patch_33 makes it 2, kgr_test_stack, loaded on top, 3. While
-# the second patch is in transition, a caller still in the old universe
-# gets the first patch's version (2), not the function's own (1).
-# Patches revert last in, first out: the first one is refused while the
-# second is applied. Each trip sees one version.
+# Stacking. kgr_test_fn_33() returns 1; kgr_test_patch_33 makes it 2,
+# kgr_test_stack, loaded on top, 3. While the second patch is in
+# transition, a caller still in the old universe gets the first patch's
+# version (2), not the function's own (1). Patches revert last in, first
+# out: the first one is refused while the second is applied. Each trip
+# sees one version.
 #
 # kgr-timeout: 180
 

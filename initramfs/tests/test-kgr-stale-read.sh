@@ -1,25 +1,25 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 11, item 3: a task delayed at a safe point does not take a mark
-# that the next patch set (patch 0156). kgr_switch_allowed stays set
-# after a patch is finalized; the next kgr_start_patching() clears it and
-# marks every task. The RFC's kgr_task_safe() read the flag first and
-# then tested and cleared the task's mark: a task that read the flag
-# before the next patch started, and was delayed (a long interrupt, a vCPU
-# the host does not run, preemption) until after the marking, cleared the
-# new mark before the new patch's stub was live, and its trip ran the old
-# function and then the new one.
+# A task delayed at a safe point does not take a mark that the next
+# patch set. kgr_switch_allowed stays set after a patch is finalized;
+# the next kgr_start_patching() clears it and marks every task. The
+# RFC's kgr_task_safe() read the flag first and then tested and cleared
+# the task's mark: a task that read the flag before the next patch
+# started, and was delayed (a long interrupt, a vCPU the host does not
+# run, preemption) until after the marking, cleared the new mark before
+# the new patch's stub was live, and its trip ran the old function and
+# then the new one.
 #
-# Here the test kthread (kgr_test_target's kthread file) is the task, and
-# kgr_test_target's cross_hold is the delay: a kprobe on
-# stack_trace_save_tsk_reliable(), which kGraft calls at a kthread's safe
-# point between the read of the flag and the clear of the mark, holds the
-# kthread there until it is marked. With patch 0156 an unmarked task
-# does not get that far (its mark is tested first); a marked one reads
-# the flag with preemption off, and no next patch starts before every CPU
-# has scheduled since the previous one was finalized. The kthread then
-# calls kgr_test_fn_42() every 100 ms with no safe point while
+# Here the test kthread (kgr_test_target's kthread file) is the task,
+# and kgr_test_target's cross_hold is the delay: a kprobe on
+# stack_trace_save_tsk_reliable(), which kGraft calls at a kthread's
+# safe point between the read of the flag and the clear of the mark,
+# holds the kthread there until it is marked. An unmarked task does not
+# get that far (its mark is tested first); a marked one reads the flag
+# with preemption off, and no next patch starts before every CPU has
+# scheduled since the previous one was finalized. The kthread then calls
+# kgr_test_fn_42() every 100 ms with no safe point while
 # kgr_test_patch_42 loads: every call of that trip must be the old one.
 #
 # kgr-timeout: 120

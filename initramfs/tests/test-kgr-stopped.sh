@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Tasks that are stopped do not hold a transition (patch 0103): a job
-# stopped with SIGSTOP in nanosleep(), a tracee in a ptrace stop (its
-# tracer asleep in read()), and a task of a frozen cgroup (cgroup v2's
-# cgroup.freeze). Patching must finalize within FINAL s while they are
-# stopped, each switched where it stands (kgr_in_progress 0, still
-# stopped); let go afterwards, each finishes its call normally.
+# Tasks that are stopped do not hold a transition: a job stopped with
+# SIGSTOP in nanosleep(), a tracee in a ptrace stop (its tracer asleep
+# in read()), and a task of a frozen cgroup (cgroup v2's cgroup.freeze).
+# Patching must finalize within FINAL s while they are stopped, each
+# switched where it stands (kgr_in_progress 0, still stopped); let go
+# afterwards, each finishes its call normally.
 #
 # kgr-timeout: 120
 

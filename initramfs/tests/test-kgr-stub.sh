@@ -1,11 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The slow stub prints nothing per call (issue 11, item 9; patch 0153)
-# and, by default, counts nothing either (issue 14, item 2; patch 0301).
-# While a transition is held open, new processes call the patched
-# function: the kernel log gets no "slow stub" line, no raw kernel
-# address, and no count at finalization (kgr_test_fn_28). With
+# The slow stub prints nothing per call and, by default, counts nothing
+# either. While a transition is held open, new processes call the
+# patched function: the kernel log gets no "slow stub" line, no raw
+# kernel address, and no count at finalization (kgr_test_fn_28). With
 # kgr.stub_count=1 it counts: a trip that started before the patch calls
 # kgr_test_fn_24() in a loop (old code) and new processes call it 20
 # times (new code), and finalization says how many calls went each way.

@@ -1,15 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Symbols (issue 11, item 8; patch 0152). kgr_test_dup has two static
-# functions called kgr_test_dup_fn, one per file (/proc/kgr_test_dup/a
-# and b call them): a patch naming that function with no position is
-# refused with a clear error and patches neither; named with its module
-# and position 2 (kgr_test_dup_pos) it patches the one of file b alone;
-# position 3 does not exist and is refused. kgr_test_newdup patches
-# kgr_test_fn_22() with a replacement that has a namesake returning 3,
-# linked before it: the callers must reach the replacement the patch
-# gives (2), which kGraft knows by its address.
+# Symbols. kgr_test_dup has two static functions called kgr_test_dup_fn,
+# one per file (/proc/kgr_test_dup/a and b call them): a patch naming
+# that function with no position is refused with a clear error and
+# patches neither; named with its module and position 2
+# (kgr_test_dup_pos) it patches the one of file b alone; position 3 does
+# not exist and is refused. kgr_test_newdup patches kgr_test_fn_22()
+# with a replacement that has a namesake returning 3, linked before it:
+# the callers must reach the replacement the patch gives (2), which
+# kGraft knows by its address.
 #
 # kgr-timeout: 90
 

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# sysfs as SLE12 had it (issue 12, item 6; patches 0200, 0201): each patch
-# has /sys/kernel/kgraft/<name>/ with state (function object position
-# state, one line per function), owner and revert, from its start until
-# its revert is finalized; the state follows the patch through patching,
-# applied and reverting; patching taints the kernel (TAINT_LIVEPATCH, 'K').
+# sysfs as SLE12 had it: each patch has /sys/kernel/kgraft/<name>/ with
+# state (function object position state, one line per function), owner
+# and revert, from its start until its revert is finalized; the state
+# follows the patch through patching, applied and reverting; patching
+# taints the kernel (TAINT_LIVEPATCH, 'K').
 #
 # kgr-timeout: 120
 

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The kgr tool (issue 12, item 7; tools/kgr/kgr): status, check (exit
-# code), patches, blocking (the tasks that hold a transition, with their
-# command line; -v adds their kernel stacks) and poke (stop and continue
-# them, so that they cross where they stop), on a transition held by a
-# task asleep in the middle of a trip.
+# The kgr tool (tools/kgr/kgr): status, check (exit code), patches,
+# blocking (the tasks that hold a transition, with their command line;
+# -v adds their kernel stacks) and poke (stop and continue them, so that
+# they cross where they stop), on a transition held by a task asleep in
+# the middle of a trip.
 #
 # kgr-timeout: 120
 
@@ -46,8 +46,8 @@ kgr check > /dev/null || die "kgr check failed after finalization"
 
 start_test "kgr poke gets a task that kGraft does not nudge across"
 # asleep in sigtimedwait(), which a nudge would end with EINTR: it holds
-# the transition; stopped by kgr poke, it crosses where it stops (patch
-# 0103: nothing of the patch is on its stack), and is continued
+# the transition; stopped by kgr poke, it crosses where it stops
+# (nothing of the patch is on its stack), and is continued
 kgr-sleeper sigtimedwait 60000 > /tmp/sleeper.out 2>&1 &
 SLEEPER=$!
 wait_for "grep -q '^pid=' /tmp/sleeper.out" 10 || die "kgr-sleeper did not start"

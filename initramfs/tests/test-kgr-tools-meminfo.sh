@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The kGraft tools end to end (issue 4): a module that tools/kgraft's
+# The kGraft tools end to end: a module that tools/kgraft's
 # create-kgrmodule.sh generated from a real source change, loaded into
 # the kernel built without it.  The change is
 # tools/kgraft-e2e/demo-meminfo-memused.patch: /proc/meminfo gains a line
@@ -47,7 +47,7 @@ for n in CommitLimit: VmallocUsed: Percpu: DirectMap4k:; do
 done
 
 # Without a task held in the kernel the transition ends within
-# milliseconds (patch 0100), before the checks below could run.
+# milliseconds, before the checks below could run.
 stub_count 1
 hold_transition /tmp/meminfo-hold.out
 
@@ -97,7 +97,7 @@ kmsg_since_mark | grep -q '^kgr succeeded$' &&
 
 release_hold /tmp/meminfo-hold.out
 kgr_wait_finalized $FINALIZE_BOUND
-# the slow stub counts its calls (patch 0153)
+# the slow stub counts its calls
 n=$(stub_calls meminfo_proc_show new)
 stub_count 0
 [ "${n:-0}" -ge 1 ] || die "the slow stub sent '$n' calls to the new code"

@@ -5,7 +5,8 @@
 # again, so it cannot hold a transition back: patching must finalize
 # while it exists, and its kgr_in_progress must not stay 1. The RFC
 # marks it in kgr_start_patching() like every task and then waits for
-# it forever (fixed by our patch 0023).
+# it forever; kGraft here does not wait for a task that has exited
+# for good.
 #
 # kgr-timeout: 240
 

@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Replace-all (issue 12, item 3; patch 0203). kgr_test_patch_34 and
-# kgr_test_patch_35 make kgr_test_fn_34() and kgr_test_fn_35() return 2;
-# kgr_test_stack patches kgr_test_fn_33() on top of kgr_test_patch_33.
-# kgr_test_replace, a cumulative patch of kgr_test_fn_34() alone (it
-# returns 3), replaces all of them in one transition: kgr_test_fn_35()
-# and kgr_test_fn_33() run their own code again, and the earlier patch
-# modules can be removed. A trip under way during the replacement keeps
-# the version it started with.
+# Replace-all. kgr_test_patch_34 and kgr_test_patch_35 make
+# kgr_test_fn_34() and kgr_test_fn_35() return 2; kgr_test_stack patches
+# kgr_test_fn_33() on top of kgr_test_patch_33. kgr_test_replace, a
+# cumulative patch of kgr_test_fn_34() alone (it returns 3), replaces
+# all of them in one transition: kgr_test_fn_35() and kgr_test_fn_33()
+# run their own code again, and the earlier patch modules can be
+# removed. A trip under way during the replacement keeps the version it
+# started with.
 #
 # It runs after the other kgr tests (hence its name): in a whole run it
 # replaces every patch they left applied.
@@ -32,9 +32,9 @@ assert_eq 3 "$(fn_version 33)" "kgr_test_fn_33() before"
 
 start_test "replace: a trip under way keeps the version it started with"
 # The replacement brings kGraft's handler back on every directly called
-# function before its transition opens (patch 0300): in a whole run some
-# forty functions, several seconds under TCG. The trip must outlast that
-# for its next system call to come after the opening.
+# function before its transition opens: in a whole run some forty
+# functions, several seconds under TCG. The trip must outlast that for
+# its next system call to come after the opening.
 SPIN_MS=20000
 spin_across spin 35 /tmp/spin.out load_mod $R
 SPIN_MS=

@@ -7,8 +7,8 @@
  * The new function does what the old one does (count, return), so that
  * the benchmark measures the redirection and nothing else. After
  * kgr_start_patching() the module logs the size of the ftrace trampoline
- * that ftrace made for the function (memory per function): since patch
- * 0202 the ftrace_ops is kGraft's, one per patched function.
+ * that ftrace made for the function (memory per function): the
+ * ftrace_ops is kGraft's, one per patched function.
  */
 #include <linux/kgr.h>
 #include <linux/module.h>

@@ -2,9 +2,8 @@
 /*
  * kgr_test_klp -- a livepatch (the kernel's own live patching) of
  * kgr_test_fn_36() of kgr_test_target: its version returns 4. For the
- * coexistence test (issue 12, item 8): kGraft and livepatch must not
- * both redirect one function, and whichever comes second is refused
- * cleanly.
+ * coexistence test: kGraft and livepatch must not both redirect one
+ * function, and whichever comes second is refused cleanly.
  */
 #include <linux/kernel.h>
 #include <linux/livepatch.h>

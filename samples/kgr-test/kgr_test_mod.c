@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kgr_test_mod -- a module whose function kGraft patches also when the
- * module is loaded after the patch (issue 12, item 4; patch 0205).
+ * module is loaded after the patch.
  *
  * kgr_test_mod_fn() returns 1; kgr_test_modpatch makes it return 2,
  * kgr_test_modpatch2 (stacked on it) 3. The module's init calls it once,

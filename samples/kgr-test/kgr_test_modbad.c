@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kgr_test_modbad -- a kGraft patch of a function that the module
- * kgr_test_mod does not have (patch 0205). Loaded while kgr_test_mod is
- * not, it is applied and waits; kgr_test_mod then does not load, unless
+ * kgr_test_mod does not have. Loaded while kgr_test_mod is not, it is
+ * applied and waits; kgr_test_mod then does not load, unless
  * /sys/kernel/kgraft/force_load_module is 1.
  */
 #include <linux/kgr.h>

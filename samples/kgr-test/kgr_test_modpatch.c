@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kgr_test_modpatch -- a kGraft patch of kgr_test_mod_fn() of the module
- * kgr_test_mod, loaded before or after it (patch 0205): its version
- * returns KGR_TEST_MODRET (2; kgr_test_modpatch2 includes this file with
- * 3, a second patch stacked on the first).
+ * kgr_test_modpatch -- a kGraft patch of kgr_test_mod_fn() of the
+ * module kgr_test_mod, loaded before or after it: its version returns
+ * KGR_TEST_MODRET (2; kgr_test_modpatch2 includes this file with 3, a
+ * second patch stacked on the first).
  */
 #include <linux/kgr.h>
 #include <linux/module.h>

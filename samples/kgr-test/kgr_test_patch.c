@@ -6,8 +6,8 @@
  *
  * Unlike the RFC's sample it fails to load when kgr_start_patching()
  * fails. It has a module_exit, so that it can be removed once its patch
- * is reverted (patch 0200); while the patch is applied kGraft holds the
- * module (patch 0151) and rmmod fails.
+ * is reverted; while the patch is applied kGraft holds the module and
+ * rmmod fails.
  *
  * fail_nth=K (with CONFIG_FAULT_INJECTION): make the K-th fault-injection
  * point (failslab) that kgr_start_patching() reaches fail, the way
@@ -43,7 +43,7 @@ static noinline int KGR_TEST_NEW_FN(void)
 }
 KGR_TEST_PATCHED(patch, KGR_TEST_OLD_FN, KGR_TEST_NEW_FN);
 
-/* kgr_test_replace replaces every earlier patch (patch 0203) */
+/* kgr_test_replace replaces every earlier patch */
 #ifndef KGR_TEST_REPLACE_ALL
 #define KGR_TEST_REPLACE_ALL	false
 #endif

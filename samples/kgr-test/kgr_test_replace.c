@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kgr_test_replace -- a cumulative patch (replace_all, patch 0203): its
+ * kgr_test_replace -- a cumulative patch (replace_all): its
  * kgr_test_fn_34() returns 3; it replaces every patch applied before it,
  * so that kgr_test_fn_35(), which it does not carry, returns 1 again.
  */

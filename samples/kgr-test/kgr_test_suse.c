@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kgr_test_suse -- a kGraft patch written to the API SUSE shipped
- * (patch 0206): struct kgr_patch with its name and owner, entries made by
+ * kgr_test_suse -- a kGraft patch written to the API SUSE shipped:
+ * struct kgr_patch with its name and owner, entries made by
  * KGR_PATCH(name, new), KGR_PATCH_OBJ() and KGR_PATCH_OBJPOS() with no
  * declaration of their own, kgr_patch_kernel() and kgr_patch_remove().
  * It patches kgr_test_fn_38() of kgr_test_target, kgr_test_mod_fn() of

@@ -941,9 +941,9 @@ static ssize_t fork_hold_read(struct file *file, char __user *buf,
 
 /*
  * cross_hold: a task held inside kgr_task_cross(), between its read of
- * kgr_switch_allowed and the clear of its mark (issue 11, item 3). The
- * kprobe's handler runs with preemption off, so the hold is a busy wait,
- * as long as a long interrupt or a vCPU the host does not run would be.
+ * kgr_switch_allowed and the clear of its mark. The kprobe's handler
+ * runs with preemption off, so the hold is a busy wait, as long as a
+ * long interrupt or a vCPU the host does not run would be.
  */
 enum { KGR_XH_IDLE, KGR_XH_ARMED, KGR_XH_WINDOW, KGR_XH_MARKED, KGR_XH_TIMEOUT };
 static const char *const kgr_test_xh_states[] = {
