@@ -188,6 +188,12 @@ CASES = {
          '\tif (!kgr_nudged())\n\t\treturn false;\n\trestart->fn = poll_select_restart_tag;\n',
          '\tif (1)\n\t\treturn false;\n\trestart->fn = poll_select_restart_tag;\n'),
     ]),
+    'accept': ('21.1', '0515', ['test-kgr-nudge.sh'], '', [
+        # accept()'s address length pointer read as receive flags again
+        ('kernel/kgr_nudge.c',
+         '\t{ __NR_accept, KGR_ACCEPT },\n',
+         '\t{ __NR_accept, KGR_RECVMSG },\n'),
+    ]),
     'keep': ('21.4', '0501', ['test-kgr-force-keep.sh'], '', [
         # a forced revert lets the patch's module go, as a normal one does
         ('kernel/kgr_transition.c',
@@ -226,6 +232,7 @@ EXPECT = {
     'revdirect': r'no direct call during the revert|the handler is there during the revert',
     'dshare': r'the other direct call was refused: .*no direct call on kgr_test_fn_47 \(-16\)',
     'seltimeout': r'the nudged select took \d+ ms for a timeout of 4000 ms',
+    'accept': r'patching did not finalize within 5 s',
     'keep': r'rmmod of a module a task may still run|does not say that|does not list|GUEST DIED',
 }
 

@@ -27,6 +27,10 @@
  *              that holds 4 (a read a nudge would cut short); a child
  *              sends the other 4 once it reads a byte from stdin
  *   rcvlowat   the same with SO_RCVLOWAT 8 and a plain recv()
+ *   accept     accept() on a listening AF_UNIX socket, its address
+ *              length at an address with bit 8 set (MSG_WAITALL's value,
+ *              were it flags); a child connects once it reads a byte
+ *              from stdin; MS is not used
  *   pty_vmin   read(8 bytes) from a raw pty (VMIN 8, VTIME 0) that holds
  *              4; the child writes the other 4 the same way
  *   epoll_masked  epoll_pwait(stdin, MS) with SIGUSR1 in its temporary
@@ -57,6 +61,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <termios.h>
 #include <fcntl.h>
 #include <sys/ptrace.h>
@@ -282,6 +287,34 @@ int main(int argc, char **argv)
 		start = now_ms();
 		ret = recv(sv[0], buf, sizeof(buf),
 			   !strcmp(mode, "waitall") ? MSG_WAITALL : 0);
+	} else if (!strcmp(mode, "accept")) {
+		char *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		struct sockaddr_un sun = { .sun_family = AF_UNIX };
+		socklen_t *len = (socklen_t *)(page + 0x100);
+		int lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+		char c;
+
+		/* an abstract name of our own */
+		snprintf(sun.sun_path + 1, sizeof(sun.sun_path) - 1,
+			 "kgr-sleeper-%d", getpid());
+		if (page == MAP_FAILED || lfd < 0 ||
+		    bind(lfd, (struct sockaddr *)&sun, sizeof(sun)) ||
+		    listen(lfd, 1)) {
+			perror("accept setup");
+			return 3;
+		}
+		if (fork() == 0) {
+			int cfd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+			if (read(0, &c, 1) != 1 ||
+			    connect(cfd, (struct sockaddr *)&sun, sizeof(sun)))
+				_exit(1);
+			_exit(0);
+		}
+		*len = sizeof(struct sockaddr_un);
+		start = now_ms();
+		ret = accept(lfd, (struct sockaddr *)(page + 0x200), len);
 	} else if (!strcmp(mode, "pty_vmin")) {
 		int master, slave = raw_pty(&master);
 		char buf[8];

@@ -4,14 +4,16 @@
 # Tasks asleep in system calls do not hold a transition, and do not see
 # that they were nudged. One kgr-sleeper each sleeps in read (FIFO),
 # poll, select, epoll_wait (with and without a timeout), epoll_pwait, a
-# futex wait, pause, nanosleep and wait4, and a cat reads /proc/kmsg as
-# rsyslog's imklog does; they fall asleep SETTLE s before the patch is
-# loaded. Patching must finalize within FINAL s; each sleeper must still
-# be asleep then, in the new universe. Then each call must return what
-# it would have without the nudge: the timed ones after their full
-# timeout (T ms, not less, and not T more from a restart with the whole
-# timeout), with no EINTR, and nanosleep's rem untouched; the others
-# when woken (data in the FIFO, SIGUSR1 for pause).
+# futex wait, pause, nanosleep, wait4 and accept (its address length at
+# an address that, read as receive flags, would be MSG_WAITALL), and a
+# cat reads /proc/kmsg as rsyslog's imklog does; they fall asleep SETTLE
+# s before the patch is loaded. Patching must finalize within FINAL s;
+# each sleeper must still be asleep then, in the new universe. Then each
+# call must return what it would have without the nudge: the timed ones
+# after their full timeout (T ms, not less, and not T more from a
+# restart with the whole timeout), with no EINTR, and nanosleep's rem
+# untouched; the others when woken (data in the FIFO, SIGUSR1 for pause,
+# a connection for accept).
 #
 # kgr-timeout: 150
 
@@ -37,11 +39,12 @@ done
 start_sleeper $DIR read read 0
 start_sleeper $DIR epoll_inf epoll -1
 start_sleeper $DIR pause pause 0
+start_sleeper $DIR accept accept 0
 
 cat /proc/kmsg > /dev/null &
 kmsg=$!
 
-all="$timed read epoll_inf pause"
+all="$timed read epoll_inf pause accept"
 for n in $all; do
 	wait_for "grep -q '^pid=' $DIR/$n.out" 10 || die "$n sleeper did not start"
 done
@@ -69,6 +72,7 @@ kill $kmsg
 # wake the untimed ones as their callers would
 echo x > $DIR/read.fifo
 echo x > $DIR/epoll_inf.fifo
+echo x > $DIR/accept.fifo
 kill -USR1 "$(cat $DIR/pause.pid)"
 
 # the timed ones return T ms after they fell asleep: bound the wait by
@@ -86,6 +90,7 @@ for n in $all; do
 	case $n in
 	futex) want="ret=-1 errno=ETIMEDOUT" ;;
 	wait4) want="errno=0" ;;	# ret is the child's pid
+	accept) want="errno=0" ;;	# ret is the new socket
 	read|epoll_inf) want="ret=1 errno=0" ;;
 	pause) want="ret=-1 errno=EINTR" ;;
 	*) want="ret=0 errno=0" ;;
@@ -95,7 +100,9 @@ for n in $all; do
 	*) die "$n: expected '$want', got '$line'" ;;
 	esac
 done
-grep -q 'ret=-' $DIR/wait4.out && die "wait4: $(cat $DIR/wait4.out)"
+for n in wait4 accept; do
+	grep -q 'ret=-' $DIR/$n.out && die "$n: $(cat $DIR/$n.out)"
+done
 # nanosleep() writes the time left to rem only when a signal ends it
 assert_eq kept "$(sed -n 's/^rem=//p' $DIR/nanosleep.out)" "nanosleep's rem after a nudge"
 
