@@ -64,6 +64,15 @@ log "bpftrace: $(grep -c kgr-iopl $OUT) lines for kgr-iopl; the new iopl() ran $
 
 start_test "bpftrace exits: kGraft calls the function directly again"
 kill -INT $BPF_PID
+if ! wait_for '! kill -0 $BPF_PID 2>/dev/null' 60; then
+	for t in /proc/$BPF_PID/task/*; do
+		log "bpftrace thread ${t##*/}: $(cat $t/comm) wchan=$(cat $t/wchan) syscall=$(cat $t/syscall)"
+		log "$(grep -E '^(State|SigPnd|ShdPnd|SigBlk|SigIgn|SigCgt)' $t/status | tr '\n' ' ')"
+		log "$(cat $t/stack 2>/dev/null | tr '\n' ' ')"
+	done
+	kill -KILL $BPF_PID
+	die "bpftrace did not exit within 60 s of SIGINT"
+fi
 wait $BPF_PID 2>/dev/null
 kgr_direct_alone __x64_sys_iopl bpf_trampoline
 before=$(new_iopl)
