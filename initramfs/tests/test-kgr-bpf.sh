@@ -64,7 +64,9 @@ log "bpftrace: $(grep -c kgr-iopl $OUT) lines for kgr-iopl; the new iopl() ran $
 
 start_test "bpftrace exits: kGraft calls the function directly again"
 kill -INT $BPF_PID
-if ! wait_for '! kill -0 $BPF_PID 2>/dev/null' 60; then
+# gone, or a zombie that the wait below reaps
+if ! wait_for 'grep -q "^State:.*Z" /proc/$BPF_PID/status 2>/dev/null ||
+	       [ ! -d /proc/$BPF_PID ]' 60; then
 	for t in /proc/$BPF_PID/task/*; do
 		log "bpftrace thread ${t##*/}: $(cat $t/comm) wchan=$(cat $t/wchan) syscall=$(cat $t/syscall)"
 		log "$(grep -E '^(State|SigPnd|ShdPnd|SigBlk|SigIgn|SigCgt)' $t/status | tr '\n' ' ')"
