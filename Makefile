@@ -110,6 +110,7 @@ help:
 	@echo 'sparse: reviewing the series), "make help-kgr-tools" (the RFC tools),'
 	@echo '"make help-bench" (bench: kGraft against livepatch, a table and a plot),'
 	@echo '"make help-debian" (check-debian: Debian'"'"'s kernel config, a systemd guest),'
+	@echo '"make help-debian-pg" (bench-debian-pg: PostgreSQL under transitions),'
 	@echo '"make help-kgr-fix" (a patch module from a source patch alone).'
 
 deps:

@@ -25,7 +25,7 @@ FINALIZE_BOUND=20
 
 start_test "patch modules made from source patches (tools/kgraft-e2e/fixes)"
 
-[ -f "$LIST" ] || skip "no $LIST in the guest (made by 'make kgr-fixes'; KGR_E2E=0 skips it)"
+[ -f "$LIST" ] || skip "no $LIST in the guest (made by 'make kgr-fixes'; KGR_FIXES=0 leaves it out)"
 
 # check NAME WHEN ERE: the check command's output must match ERE
 check() {
