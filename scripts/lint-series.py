@@ -17,9 +17,15 @@ series    series lists every file of patches/ exactly once and nothing
 headers   every patch has From:, Date: (RFC 2822), Subject:, a body and a
           Signed-off-by:.  Patches 0001-0016 (the RFC's) carry the RFC's
           subject "[RFC NN/16]" with their own number and port notes,
-          "[port: ...]" lines after the first Signed-off-by:.  Patches of
-          ours (0017 on) must name the test that showed the need for them:
-          a tests/test-*.sh script that exists in the repository.
+          "[port: ...]" lines after the first Signed-off-by:.
+tests     a patch of ours (0017 on) names the test that showed the need
+          for it in its trailers, in the block of the first Signed-off-by:
+          (just before it), one line per test:
+              Test: initramfs/tests/test-kgr-foo.sh
+          the path from the repository's top, of a tests/test-*.sh file that
+          exists.  A test named only in the prose does not count (nor does
+          it fail).  A patch whose diff touches only Documentation/ and
+          MAINTAINERS carries "Test: none (documentation)" instead.
 format    the static side of the canonical format (quilt refresh -p ab
           --no-timestamps --no-index --diffstat --sort): no git headers or
           index lines, a/ and b/ prefixes, no timestamps, a diffstat that
@@ -126,7 +132,14 @@ def split_patch(text):
     return lines, []
 
 
-TRAILER = re.compile(r'^[A-Z][A-Za-z-]*-by: |^Cc: |^Fixes: |^Link: ')
+TRAILER = re.compile(r'^[A-Z][A-Za-z-]*-by: |^Cc: |^Fixes: |^Link: |^Test: ')
+# a patch of ours names its test so, one per line, in the trailer block
+TEST_TRAILER = re.compile(r'^Test:\s*(.*?)\s*$')
+TEST_PATH = re.compile(r'^(?:[A-Za-z0-9_+-][A-Za-z0-9_.+-]*/)*tests/'
+                       r'test-[A-Za-z0-9_.+-]+\.sh$')
+TEST_NONE = 'none (documentation)'
+# what a patch may touch and still carry TEST_NONE
+DOCS = re.compile(r'^Documentation/|^MAINTAINERS$')
 
 
 HISTORY = re.compile(r'\b[Pp]atch(?:es)? 0\d{3}\b|\b[Ii]ssue \d+\b|\(0\d{3}\)')
@@ -195,7 +208,7 @@ def patch_number(name):
     return int(m.group(1)) if m else None
 
 
-def check_headers(name, header, repo):
+def check_headers(name, header, repo, diff=()):
     # the message ends at the '---' line before the diffstat
     msg = header
     if '---' in header:
@@ -263,30 +276,70 @@ def check_headers(name, header, repo):
     else:
         if '[RFC ' in top.get('Subject', ''):
             problem(name, 'a patch of ours (0017+) must not claim an RFC number')
-        named = sorted(set(re.findall(r'\btest-[A-Za-z0-9_.-]*[A-Za-z0-9_]\.sh\b',
-                                      '\n'.join(msg))))
-        if not named:
-            problem(name, 'a patch of ours must name the test that showed '
-                    'the need for it (a tests/test-*.sh script)')
-        for t in named:
-            if not find_test(repo, t):
-                problem(name, 'names %s, which is not a test in the '
-                        'repository' % t)
+        check_test_trailers(name, body, sob, repo, diff)
 
 
-_tests = None
+def trailer_block(body, k):
+    """(first, end) of the paragraph of body that holds line k."""
+    first, end = k, k + 1
+    while first > 0 and body[first - 1].strip():
+        first -= 1
+    while end < len(body) and body[end].strip():
+        end += 1
+    return first, end
 
 
-def find_test(repo, basename):
-    global _tests
-    if _tests is None:
-        _tests = set()
-        for root, dirs, files in os.walk(repo):
-            dirs[:] = [d for d in dirs if not d.startswith('.')
-                       and not d.startswith('build')]
-            if os.path.basename(root) == 'tests':
-                _tests.update(files)
-    return basename in _tests
+def check_test_trailers(name, body, sob, repo, diff):
+    """A patch of ours names its test(s) in "Test:" trailers."""
+    want = ("one 'Test: PATH' line per test just before Signed-off-by:, "
+            'PATH from the repository\'s top (e.g. '
+            'initramfs/tests/test-kgr-foo.sh), or "Test: %s" for a patch '
+            'that changes only documentation' % TEST_NONE)
+    block = trailer_block(body, sob[0]) if sob else (len(body), len(body))
+    tests = [m.group(1) for m in map(TEST_TRAILER.match, body[slice(*block)])
+             if m]
+    if not tests:
+        prose = [ln for ln in body if TEST_TRAILER.match(ln)]
+        where = (" ('%s' is in the prose, not in the trailers)"
+                 % prose[0].strip()) if prose else ''
+        problem(name, 'no Test: trailer naming the test that showed the need '
+                'for the patch%s: %s' % (where, want))
+        return
+    seen = set()
+    for t in tests:
+        if t in seen:
+            problem(name, 'Test: %s is given twice' % t)
+            continue
+        seen.add(t)
+        if t == TEST_NONE:
+            code = [f for f in diff_files(diff) if not DOCS.match(f)]
+            if code:
+                problem(name, '"Test: %s" is only for a patch that changes '
+                        'documentation alone (Documentation/, MAINTAINERS); '
+                        'this one changes %s' % (TEST_NONE, ', '.join(code)))
+            if len(tests) > 1:
+                problem(name, '"Test: %s" together with other Test: '
+                        'trailers' % TEST_NONE)
+        elif not TEST_PATH.match(t):
+            problem(name, "malformed trailer 'Test: %s': one test per "
+                    'line, the path of a tests/test-*.sh file and nothing '
+                    'after it' % t)
+        elif not os.path.isfile(os.path.join(repo, t)):
+            problem(name, 'Test: %s: no such file in the repository (the '
+                    "path is from the repository's top)" % t)
+
+
+def diff_files(diff):
+    """The files a diff changes (the b/ side, or a/ for a deletion)."""
+    files = []
+    for n, ln in enumerate(diff):
+        if ln.startswith('--- ') and n + 1 < len(diff) \
+                and diff[n + 1].startswith('+++ '):
+            old = ln[4:].split('\t')[0]
+            new = diff[n + 1][4:].split('\t')[0]
+            path = new if new != '/dev/null' else old
+            files.append(path.split('/', 1)[1] if '/' in path else path)
+    return files
 
 
 def check_format(name, header, diff):
@@ -535,13 +588,13 @@ def main():
         with open(os.path.join(a.patches, name), encoding='utf-8',
                   errors='replace') as f:
             header, diff = split_patch(f.read())
-        check_headers(name, header, a.repo)
+        check_headers(name, header, a.repo, diff)
         check_format(name, header, diff)
         check_history_patch(name, diff, history_kept)
     for num in sorted(history_kept):
         problem(a.history_kept, 'patch %s is not in the series' % num)
     check_history_repo(a.repo)
-    print('lint: series, headers, format, history: %d patches checked, '
+    print('lint: series, headers, tests, format, history: %d patches checked, '
           '%d problems' % (len(names), len(problems)))
     if a.checkpatch_tree:
         check_checkpatch(names, a.patches, a.checkpatch_tree, a.kept, a.seeds,

@@ -5,9 +5,9 @@
 #
 # The series as a maintainer would check it ("make lint"):
 #
-#  1. series, headers, the static diff format and no history in the code
-#     (lint-series.py; scripts/history-kept counts what older patches
-#     still carry);
+#  1. series, headers, the Test: trailers of our patches, the static diff
+#     format and no history in the code (lint-series.py;
+#     scripts/history-kept counts what older patches still carry);
 #  2. scripts/checkpatch.pl --strict on every patch, each finding either
 #     absent or kept in KEPT with its reason (lint-series.py; the RFC seeds
 #     in SEEDS verify the "verbatim from the RFC" entries);
