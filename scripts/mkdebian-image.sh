@@ -7,7 +7,8 @@
 # mmdebstrap, cached by the Makefile) into STAGING_DIR (emptied first),
 # add the kGraft tests and what runs them, and write an ext4 image of it
 # with "mke2fs -d" (no loop mount).  Added to the Debian system:
-#   /tests/                  initramfs/tests/
+#   /tests/                  initramfs/tests/ (tests.list: the tests, in
+#                            the order kgr-run-tests runs them)
 #   /lib/modules-test/*.ko   every module in $MODULES that exists, signed
 #                            with KSRC's module signing key when KSRC has
 #                            CONFIG_MODULE_SIG (Debian's config does)

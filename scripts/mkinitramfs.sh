@@ -7,7 +7,8 @@
 #   /bin/busybox    the host's static busybox, with its applet symlinks
 #   /init           initramfs/init
 #   /bin/kgr-run-tests  initramfs/kgr-run-tests (the TAP runner)
-#   /tests/         initramfs/tests/
+#   /tests/         initramfs/tests/ (tests.list: the tests, in the order
+#                   kgr-run-tests runs them)
 #   /bin/NAME       initramfs/src/NAME.c, built with gcc -static
 #   /lib/modules-test/*.ko   every module in $MODULES that exists
 #   each host program in $HOST_PROGRAMS that exists, at its own path,

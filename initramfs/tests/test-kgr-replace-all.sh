@@ -10,8 +10,8 @@
 # removed. A trip under way during the replacement keeps the version it
 # started with.
 #
-# It runs after the other kgr tests (hence its name): in a whole run it
-# replaces every patch they left applied.
+# It runs after the other kgr tests (tests.list puts it there): in a
+# whole run it replaces every patch they left applied.
 #
 # kgr-timeout: 180
 

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs last: with CONFIG_DEBUG_KMEMLEAK (make check-debug), no object the
-# kernel allocated while the other tests ran may be unreferenced. Skips on
-# kernels without kmemleak.
+# Runs last (tests.list puts it there): with CONFIG_DEBUG_KMEMLEAK
+# (make check-debug), no object the kernel allocated while the other
+# tests ran may be unreferenced. Skips on kernels without kmemleak.
 #
 # kgr-timeout: 300
 
