@@ -25,7 +25,7 @@ fi
 
 log=$1
 allowlist=${CONSOLE_ALLOWLIST:-$(dirname "$0")/console-allowlist}
-badness='Kernel panic|BUG:|WARNING:|Oops|Call Trace:|general protection fault|blocked for more than|INFO: task|qemu-run: TIMEOUT'
+badness='Kernel panic|BUG:|kernel BUG at|WARNING:|Oops|Call Trace:|general protection fault|blocked for more than|INFO: task|detected stalls|qemu-run: TIMEOUT'
 
 [ -r "$log" ] || { echo "check-log: FAIL: cannot read $log" >&2; exit 1; }
 
@@ -76,6 +76,11 @@ fi
 
 totals=$(sed -n 's/^# Totals: \(pass:[0-9]* fail:[0-9]* skip:[0-9]*\)$/\1/p' "$tmp/log" | tail -n 1)
 [ -n "$totals" ] || problem "no '# Totals:' line"
+# a failure the totals count, but no "not ok" line shows
+case $totals in
+*' fail:0 '*|'') ;;
+*) [ -s "$tmp/notok" ] || problem "the totals count failed tests: $totals" ;;
+esac
 
 # The guest's end marker and its status.
 marker=$(grep -E '^KGR-TESTS-END rc=[0-9]+$' "$tmp/log" | tail -n 1 || true)
