@@ -13,7 +13,8 @@
 #     in SEEDS verify the "verbatim from the RFC" entries);
 #  3. the byte-exact canonical format: every patch pushed with zero fuzz
 #     and refreshed on a scratch tree must come out unchanged
-#     (refresh-series.sh --check).
+#     (refresh-series.sh --check), and the documentation the series
+#     creates must parse (check-docs.sh, on that tree).
 #
 # checkpatch and the refresh run in the pristine scratch tree
 # WORKDIR/linux-source-6.1, unpacked from TARBALL on first use.  All checks

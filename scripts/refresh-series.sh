@@ -17,6 +17,9 @@
 #
 # quilt runs with --quiltrc - (no ~/.quiltrc, no /etc/quilt.quiltrc) and
 # without QUILT_DIFF_OPTS, so hunk headers carry no function names.
+#
+# With --check, the documentation the series creates is checked too
+# (check-docs.sh), in the scratch tree while the whole series is applied.
 
 set -euo pipefail
 
@@ -90,6 +93,11 @@ for p in "${names[@]}"; do
 		break
 	fi
 done
+docs_failed=
+if [ -z "$failed" ] && [ "$mode" = --check ] &&
+   ! "$here/check-docs.sh" "$tree" "$out" "$work/series"; then
+	docs_failed=1
+fi
 "${quilt[@]}" pop -a -f -q >/dev/null 2>&1 || true
 if [ -s .pc/applied-patches ]; then
 	echo "$tag: could not pop the scratch tree $tree; it is unpacked anew next time" >&2
@@ -97,6 +105,7 @@ else
 	rm -rf .pc .scratch-busy
 fi
 [ -z "$failed" ] || exit 1
+[ -z "$docs_failed" ] || exit 1
 
 changed=()
 for p in "${names[@]}"; do

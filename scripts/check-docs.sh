@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-docs.sh TREE PATCHES SERIES
+#
+# The documentation files that the series creates, checked in TREE (a
+# kernel tree with the whole series applied) as the kernel's own tools
+# would take them:
+#
+#  - each new .rst file is parsed with docutils, the parser under the
+#    kernel's Sphinx build; any message of level 2 (warning) or above
+#    fails (the kernel-specific Sphinx directives are not used there);
+#  - each new file under Documentation/ABI is read by
+#    scripts/get_abi.pl validate, which must report nothing about it.
+#
+# Exit status 1 when a file fails, 0 otherwise.
+
+set -euo pipefail
+
+[ $# -eq 3 ] || { echo "usage: $0 TREE PATCHES SERIES" >&2; exit 2; }
+tree=$1
+patches=$2
+series=$3
+
+# the files a patch of the series creates: "--- /dev/null", then "+++ b/F"
+mapfile -t created < <(
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series" |
+	while read -r p; do
+		awk '/^--- \/dev\/null/ { new = 1; next }
+		     new && /^\+\+\+ / { sub(/^\+\+\+ [^\/]*\//, ""); print }
+		     { new = 0 }' "$patches/$p"
+	done | sort -u)
+
+failed=0
+checked=0
+for f in "${created[@]}"; do
+	case $f in
+	Documentation/ABI/*)
+		dir=$(dirname "$f")
+		out=$(cd "$tree" && perl scripts/get_abi.pl --dir "$dir" validate 2>&1 |
+		      grep -F "$(basename "$f")" || true)
+		if [ -n "$out" ]; then
+			echo "docs: $f: get_abi.pl validate:" >&2
+			printf '%s\n' "$out" | sed 's/^/    /' >&2
+			failed=1
+		fi
+		checked=$((checked + 1))
+		;;
+	*.rst)
+		if ! out=$(python3 - "$tree/$f" 2>&1 <<'PY'
+import sys
+import docutils.core
+import docutils.utils
+
+path = sys.argv[1]
+with open(path, encoding='utf-8') as f:
+    text = f.read()
+try:
+    docutils.core.publish_doctree(
+        text, source_path=path,
+        settings_overrides={'report_level': 2, 'halt_level': 2})
+except docutils.utils.SystemMessage as e:
+    sys.exit(str(e))
+PY
+		); then
+			echo "docs: $f: $out" >&2
+			failed=1
+		fi
+		checked=$((checked + 1))
+		;;
+	esac
+done
+
+if [ "$failed" -ne 0 ]; then
+	echo "docs: FAILED" >&2
+	exit 1
+fi
+echo "docs: $checked files the series creates under Documentation parse cleanly"
