@@ -145,7 +145,8 @@ DOCS = re.compile(r'^Documentation/|^MAINTAINERS$')
 HISTORY = re.compile(r'\b[Pp]atch(?:es)? 0\d{3}\b|\b[Ii]ssue \d+\b|\(0\d{3}\)')
 # what the repository's own files are checked in (the rest is about the
 # series itself: README's map, series banners, the review scripts)
-HISTORY_DIRS = ('initramfs', 'samples', 'configs', 'tools', 'debian-guest')
+HISTORY_DIRS = ('initramfs', 'samples', 'configs', 'tools', 'debian-guest',
+                'mk')
 HISTORY_FILES = ('Makefile',)
 
 
