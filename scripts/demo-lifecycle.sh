@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # demo-lifecycle.sh BZIMAGE INITRAMFS LOG: boot the busybox guest into its
-# shell and type the lifecycle session of README.md ("The patch lifecycle")
-# into it, a command every DELAY seconds (default 2): stacking, revert,
-# module targets, SUSE's API, replace-all and the kgr tool. The console
+# shell and type a session of the patch lifecycle into it, a command every
+# DELAY seconds (default 2): stacking, revert, module targets, SUSE's API,
+# replace-all and the kgr tool, as an administrator would. The console
 # goes to LOG.
 set -eu
 
