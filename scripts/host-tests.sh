@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# host-tests.sh [NAME|GLOB ...]
+# host-tests.sh [-v] [NAME|GLOB ...]
 #
 # Run the host tests: the tests of this repository's own scripts that need
 # no kernel build and no QEMU, only the stored fixtures under
@@ -10,7 +10,8 @@
 # under a 60 s timeout, stdin from /dev/null.  The report is TAP 13: the
 # plan, each test's output as "# " comment lines followed by its
 # "ok N NAME" or "not ok N NAME" line, then the totals line
-# "# host-tests: pass:P fail:F".
+# "# host-tests: pass:P fail:F".  Of a test that passed only the last
+# line of its output is shown (its summary), unless -v is given.
 #
 # Arguments choose the tests to run: a name or a glob, matched against
 # the test's name with or without "test-", ".sh" and a directory
@@ -24,6 +25,11 @@
 set -u
 
 TIMEOUT=60
+verbose=0
+if [ "${1:-}" = -v ]; then
+	verbose=1
+	shift
+fi
 
 top=$(cd "$(dirname "$0")/.." && pwd) || exit 1
 cd "$top" || exit 1
@@ -82,7 +88,11 @@ for f in "${tests[@]}"; do
 	t0=$SECONDS
 	timeout --kill-after=5 "$TIMEOUT" bash "$f" < /dev/null > "$scratch/out" 2>&1
 	rc=$?
-	sed 's/^/# /' "$scratch/out"
+	if [ "$rc" -eq 0 ] && [ "$verbose" = 0 ]; then
+		tail -n 1 "$scratch/out" | sed 's/^/# /'
+	else
+		sed 's/^/# /' "$scratch/out"
+	fi
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		echo "# host-tests: ${f##*/} timed out after $TIMEOUT s"
 	elif [ "$rc" -ne 0 ]; then
