@@ -22,10 +22,11 @@
 #
 # Environment:
 #   BISECT_FROM=REV   build only the prefixes that end at a patch changed
-#                     since the git revision REV (patch file differs from
-#                     REV's, or is new, or the patches before it in series
-#                     differ from REV's series); all patches are still
-#                     applied in order.
+#                     since the git revision REV (its diff differs from
+#                     REV's: a change of the description alone does not
+#                     count; or it is new, or the patches before it in
+#                     series differ from REV's series); all patches are
+#                     still applied in order.
 #   BISECT_FRESH=0    reuse the scratch tree and its objects.  When the
 #                     patches it holds are the first ones of series and
 #                     none changed since it was pushed, the run resumes:
@@ -71,6 +72,13 @@ total=${#names[@]}
 
 # --- which prefixes to build ---------------------------------------------------
 
+# The diff of a patch, without its description and diffstat: from its
+# first "--- a/FILE" or "--- /dev/null" line on.  A patch whose
+# description alone changed builds as before.
+diff_part() {
+	sed -n '/^--- \(a\/\|\/dev\/null\)/,$p'
+}
+
 declare -A build
 if [ -n "${BISECT_FROM:-}" ]; then
 	top=$(git -C "$here" rev-parse --show-toplevel)
@@ -87,7 +95,9 @@ if [ -n "${BISECT_FROM:-}" ]; then
 		why=
 		if ! git -C "$top" cat-file -e "$BISECT_FROM:$rel_patches/$p" 2>/dev/null; then
 			why="new since $BISECT_FROM"
-		elif ! git -C "$top" diff --quiet "$BISECT_FROM" -- "$rel_patches/$p"; then
+		elif ! git -C "$top" diff --quiet "$BISECT_FROM" -- "$rel_patches/$p" &&
+		     ! cmp -s <(git -C "$top" show "$BISECT_FROM:$rel_patches/$p" | diff_part) \
+			      <(diff_part < "$patches/$p"); then
 			why="changed since $BISECT_FROM"
 		elif [ "${names[*]:0:i+1}" != "${old[*]:0:i+1}" ]; then
 			why="the patches before it changed in series"
