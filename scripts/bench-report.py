@@ -169,11 +169,11 @@ def main():
     rows.append(('call, unpatched function',
                  fmt_call(ic, 'kgr', 'unpatched'),
                  fmt_call(ic, 'klp', 'unpatched'), clock_ic))
-    # kgrt: kGraft with its trampolines (patches 0300, 0302, the
+    # kgrt: kGraft with its direct calls and trampolines (the
     # default); kgr: the handler (kgr.direct=0)
     for univ in ('old', 'new'):
         rows.append(('call during the transition, caller in the %s universe '
-                     '(kGraft: transition trampoline, patch 0302)' % univ,
+                     '(kGraft: transition trampoline)' % univ,
                      fmt_call(ic, 'kgrt', univ), fmt_call(ic, 'klp', univ),
                      clock_ic))
     for univ in ('old', 'new'):
@@ -182,8 +182,7 @@ def main():
                      % univ,
                      fmt_call(ic, 'kgr', univ), fmt_call(ic, 'klp', univ),
                      clock_ic))
-    rows.append(('call after the transition (kGraft: direct call, patch '
-                 '0300)',
+    rows.append(('call after the transition (kGraft: direct call)',
                  fmt_call(ic, 'kgrt', 'after'), fmt_call(ic, 'klp', 'after'),
                  clock_ic))
     rows.append(('call after the transition (kGraft: the handler, '
