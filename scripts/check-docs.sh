@@ -9,7 +9,9 @@
 #
 #  - each new .rst file is parsed with docutils, the parser under the
 #    kernel's Sphinx build; any message of level 2 (warning) or above
-#    fails (the kernel-specific Sphinx directives are not used there);
+#    fails. Of the kernel's own Sphinx directives only kernel-doc is
+#    used: what it names is run through scripts/kernel-doc -rst -Werror,
+#    which must print the identifiers asked for and no warning;
 #  - each new file under Documentation/ABI is read by
 #    scripts/get_abi.pl validate, which must report nothing about it.
 #
@@ -47,12 +49,31 @@ for f in "${created[@]}"; do
 		checked=$((checked + 1))
 		;;
 	*.rst)
-		if ! out=$(python3 - "$tree/$f" 2>&1 <<'PY'
+		if ! out=$(python3 - "$tree" "$f" 2>&1 <<'PY'
+import subprocess
 import sys
 import docutils.core
 import docutils.utils
+from docutils.parsers.rst import Directive, directives
 
-path = sys.argv[1]
+tree, rel = sys.argv[1], sys.argv[2]
+path = f'{tree}/{rel}'
+asked = []
+
+
+class KernelDoc(Directive):
+    """kernel-doc FILE: noted here, checked with scripts/kernel-doc below"""
+    required_arguments = 1
+    option_spec = {o: directives.unchanged for o in
+                   ('identifiers', 'no-identifiers', 'functions', 'export',
+                    'internal', 'doc')}
+
+    def run(self):
+        asked.append((self.arguments[0], self.options))
+        return []
+
+
+directives.register_directive('kernel-doc', KernelDoc)
 with open(path, encoding='utf-8') as f:
     text = f.read()
 try:
@@ -61,6 +82,19 @@ try:
         settings_overrides={'report_level': 2, 'halt_level': 2})
 except docutils.utils.SystemMessage as e:
     sys.exit(str(e))
+for src, opts in asked:
+    names = (opts.get('identifiers') or opts.get('functions') or '').split()
+    cmd = ['perl', 'scripts/kernel-doc', '-rst', '-Werror']
+    for n in names:
+        cmd += ['-function', n]
+    r = subprocess.run(cmd + [src], cwd=tree, capture_output=True, text=True)
+    warnings = [l for l in r.stderr.splitlines()
+                if 'Sphinx version not found' not in l]
+    if r.returncode or warnings:
+        sys.exit(f'kernel-doc {src}: ' + '; '.join(warnings or ['failed']))
+    for n in names:
+        if f' {n}' not in r.stdout:
+            sys.exit(f'kernel-doc {src}: no documentation of {n}')
 PY
 		); then
 			echo "docs: $f: $out" >&2

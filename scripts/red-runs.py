@@ -31,7 +31,7 @@ CASES = {
     'bh': ('1', '0150', ['test-kgr-bh.sh'], '', [
         # BH-disabled process context sent to the per-CPU flag, as
         # in_interrupt() did, in the trampoline and in the handler
-        ('kernel/kgr_tramp.c', 'NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET',
+        ('arch/x86/kernel/kgr_tramp.c', 'NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET',
          'NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK'),
         ('kernel/kgr_stack.c', '\tif (!in_task())\n', '\tif (in_interrupt())\n'),
     ]),
@@ -43,7 +43,7 @@ CASES = {
          'void kgr_copy_process(struct task_struct *child)\n{\n\treturn;\n'),
     ]),
     'stale': ('3', '0156', ['test-kgr-stale-read.sh'], '', [
-        # the order before 0156: kgr_switch_allowed is read before the
+        # the order before 0156: kgr_trans.switch_allowed is read before the
         # mark is tested, at every safe point, and nothing notices a
         # patch that started in between (0157's stack walk of a kthread
         # stays between the read and the clear)
@@ -52,8 +52,8 @@ CASES = {
          '\t\tkgr_task_cross(p);\n',
          '\tkgr_task_cross(p);\n'),
         ('kernel/kgr_transition.c',
-         '\tif (READ_ONCE(kgr_switch_seq) != seq) {\n',
-         '\tif (0 && READ_ONCE(kgr_switch_seq) != seq) {\n'),
+         '\tif (READ_ONCE(kgr_trans.switch_seq) != seq) {\n',
+         '\tif (0 && READ_ONCE(kgr_trans.switch_seq) != seq) {\n'),
     ]),
     'safepoint': ('4', '0157', ['test-kgr-safepoint.sh'], '', [
         # a kthread crosses at any safe point, whatever is on its stack
@@ -68,7 +68,7 @@ CASES = {
         ('kernel/kgr_transition.c',
          '\tfor_each_possible_cpu(cpu)\n'
          '\t\tif (!test_and_set_tsk_thread_flag(idle_task(cpu), TIF_KGR_IN_PROGRESS))\n'
-         '\t\t\tatomic_inc(&kgr_tasks_marked);\n', ''),
+         '\t\t\tatomic_inc(&kgr_trans.tasks_marked);\n', ''),
     ]),
     'hotplug': ('6', '0155', ['test-kgr-hotplug.sh'], '', [
         # an offline CPU keeps the old universe for its interrupts
@@ -197,7 +197,7 @@ CASES = {
     'keep': ('21.4', '0501', ['test-kgr-force-keep.sh'], '', [
         # a forced revert lets the patch's module go, as a normal one does
         ('kernel/kgr_transition.c',
-         '\tforced = kgr_forced;\n', '\tforced = false;\n'),
+         '\tforced = kgr_trans.forced;\n', '\tforced = false;\n'),
     ]),
 }
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A task delayed at a safe point does not take a mark that the next
-# patch set. kgr_switch_allowed stays set after a patch is finalized;
+# patch set. kgr_trans.switch_allowed stays set after a patch is finalized;
 # the next kgr_start_patching() clears it and marks every task. The
 # RFC's kgr_task_safe() read the flag first and then tested and cleared
 # the task's mark: a task that read the flag before the next patch
@@ -38,7 +38,7 @@ echo 0 > $K
 pid=$(field pid $K)
 [ "${pid:-0}" -gt 0 ] || die "no test kthread"
 
-# a finalized patch: kgr_switch_allowed is set, nothing is marked
+# a finalized patch: kgr_trans.switch_allowed is set, nothing is marked
 load_mod kgr_test_patch_41
 kgr_wait_finalized 45
 

@@ -44,6 +44,8 @@
 
 /* kernel/livepatch/patch.h: struct klp_ops, one per patched function */
 #include "patch.h"
+/* kernel/kgr_internal.h: struct kgr_loc_caches, one per function of a patch */
+#include "kgr_internal.h"
 
 #include "kgr_bench.h"
 

@@ -36,6 +36,9 @@
 #include <linux/module.h>
 #include <linux/timekeeping.h>
 
+/* struct kgr_loc_caches: its ->func, the function it belongs to */
+#include "kgr_internal.h"
+
 static bool stop;
 module_param(stop, bool, 0600);
 MODULE_PARM_DESC(stop, "let the walker leave kgr_test_nopwalk_fn()");

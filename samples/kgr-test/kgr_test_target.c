@@ -75,8 +75,8 @@
  *   cross_hold  write PID: hold task PID at its next call of
  *            stack_trace_save_tsk_reliable() (a kprobe), which kGraft
  *            makes at a kthread's safe point after it read
- *            kgr_switch_allowed and before it clears the task's mark, until
- *            the task is marked (or 10 s passed): a busy wait, with
+ *            kgr_trans.switch_allowed and before it clears the task's
+ *            mark, until the task is marked (or 10 s passed): a busy wait, with
  *            preemption off; write 0: remove the kprobe.  read: "pid=P
  *            state=S", S one of idle, armed, window (held there now),
  *            marked (let go because it was marked), timeout
@@ -941,7 +941,7 @@ static ssize_t fork_hold_read(struct file *file, char __user *buf,
 
 /*
  * cross_hold: a task held inside kgr_task_cross(), between its read of
- * kgr_switch_allowed and the clear of its mark. The kprobe's handler
+ * kgr_trans.switch_allowed and the clear of its mark. The kprobe's handler
  * runs with preemption off, so the hold is a busy wait, as long as a
  * long interrupt or a vCPU the host does not run would be.
  */
