@@ -142,7 +142,24 @@ TEST_NONE = 'none (documentation)'
 DOCS = re.compile(r'^Documentation/|^MAINTAINERS$')
 
 
-HISTORY = re.compile(r'\b[Pp]atch(?:es)? 0\d{3}\b|\b[Ii]ssue \d+\b|\(0\d{3}\)')
+HISTORY = re.compile(r'\b[Pp]atch(?:es)? 0?\d{2,3}\b|\b[Ii]ssue \d+\b'
+                     r'|\(0\d{3}\)')
+# what leads a line of a comment or of a script, taken off to join two lines
+LEADER = re.compile(r'^\s*(?:/?\*+|//|#+)?\s*')
+
+
+def history_hits(lines):
+    """The lines that name a patch or an issue, alone or with the line
+    after them (a reference that a comment wraps: "patch" / "09")."""
+    hits = []
+    for i, l in enumerate(lines):
+        if HISTORY.search(l):
+            hits.append(i)
+        elif i + 1 < len(lines) and not HISTORY.search(lines[i + 1]):
+            joined = l.rstrip() + ' ' + LEADER.sub('', lines[i + 1])
+            if HISTORY.search(joined):
+                hits.append(i)
+    return hits
 # what the repository's own files are checked in (the rest is about the
 # series itself: README's map, series banners, the review scripts)
 HISTORY_DIRS = ('initramfs', 'samples', 'configs', 'tools', 'debian-guest',
@@ -170,9 +187,8 @@ def read_history_kept(path):
 
 def check_history_patch(name, diff, kept):
     """The lines @name adds name no patch or issue, beyond its kept count."""
-    hits = [l[1:].strip() for l in diff
-            if l.startswith('+') and not l.startswith('+++')
-            and HISTORY.search(l)]
+    added = [l[1:] for l in diff if l.startswith('+') and not l.startswith('+++')]
+    hits = [added[i].strip() for i in history_hits(added)]
     allowed = kept.pop(name[:4], 0)
     if len(hits) > allowed:
         for h in hits[allowed:]:
@@ -197,11 +213,11 @@ def check_history_repo(repo):
         if not os.path.isfile(path):
             continue
         with open(path, encoding='utf-8', errors='replace') as f:
-            for n, line in enumerate(f, 1):
-                if HISTORY.search(line):
-                    problem('%s:%d' % (os.path.relpath(path, repo), n),
-                            'names a patch or an issue (say what the code '
-                            'does and why): %s' % line.strip())
+            lines = f.read().split('\n')
+        for i in history_hits(lines):
+            problem('%s:%d' % (os.path.relpath(path, repo), i + 1),
+                    'names a patch or an issue (say what the code '
+                    'does and why): %s' % lines[i].strip())
 
 
 def patch_number(name):

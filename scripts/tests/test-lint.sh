@@ -159,6 +159,11 @@ expect_fail "\"patch 0302\" in a comment of a test fails" \
 	"initramfs/tests/test-kgr-one.sh:4: names a patch or an issue"
 
 fresh
+printf '# the order kept as in patch\n# 09 of the RFC\n' >> "$repo/initramfs/tests/test-kgr-one.sh"
+expect_fail "a reference that a comment wraps (\"patch\" / \"09\") fails" \
+	"initramfs/tests/test-kgr-one.sh:4: names a patch or an issue"
+
+fresh
 sed -i 's|^ \* history check reads. \*/$| * history check reads (issue 21). */|' \
 	"$repo/samples/sample.c"
 expect_fail "\"issue 21\" in a comment of samples/ fails" \
