@@ -216,9 +216,16 @@ class TestCompare(Scratch):
 
         def code(line):
             return b'\xbe' + line.to_bytes(4, 'little') + b'\xe8\0\0\0\0'
-        self.assertTrue(lines.only_lines(code(20), code(22)))
-        self.assertFalse(lines.only_lines(code(20), code(23)))
-        self.assertFalse(LineMap(None).only_lines(code(20), code(22)))
+        # might_sleep(): __FILE__ in a string, __LINE__ in an immediate
+        file_rels = [(1, 2, 'string', (b'dir/f.c', 0))]
+        other_rels = [(1, 2, 'string', (b'dir/g.c', 0))]
+        self.assertTrue(lines.only_lines(code(20), code(22), file_rels))
+        self.assertFalse(lines.only_lines(code(20), code(23), file_rels))
+        self.assertFalse(LineMap(None).only_lines(code(20), code(22), file_rels))
+        # a constant changed by as much as a line moved: not a line number
+        # unless the code names the file it is a line of
+        self.assertFalse(lines.only_lines(code(20), code(22), []))
+        self.assertFalse(lines.only_lines(code(20), code(22), other_rels))
 
     def test_inline_followed_to_callers(self):
         """compare: a changed static function without a fentry site is carried, its callers patched"""

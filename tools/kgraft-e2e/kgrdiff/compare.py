@@ -176,9 +176,12 @@ class LineMap:
                     new, newn = int(m.group(3)), int(m.group(4) or 1)
                     self.files[name].append((old, oldn, new, newn))
 
-    def moved(self, old, new):
-        """whether some file's line old is line new after the fix"""
-        for hunks in self.files.values():
+    def moved(self, old, new, files=None):
+        """whether line old of some file (of @files, if given) is line new
+        after the fix"""
+        for name, hunks in self.files.items():
+            if files is not None and name not in files:
+                continue
             shift = 0
             inside = False
             for hold, holdn, hnew, hnewn in hunks:
@@ -214,10 +217,29 @@ class LineMap:
                 return False
         return True
 
-    def only_lines(self, a, b):
+    def files_named(self, rels):
+        """the files of the fix whose names the code refers to as strings
+        (the __FILE__ that goes with a __LINE__, as in might_sleep())"""
+        named = set()
+        for x in rels:
+            if len(x) < 4 or x[2] != 'string':
+                continue
+            text = x[3][0].decode(errors='replace')
+            for name in self.files:
+                path = name.split('/', 1)[1] if name.startswith(('a/', 'b/')) else name
+                if text == path or text.endswith('/' + path):
+                    named.add(name)
+        return named
+
+    def only_lines(self, a, b, rels):
         """whether code a and b differ only in 32-bit values that are line
-        numbers the fix moved"""
+        numbers the fix moved, in a file whose name the code refers to
+        (@rels): a constant that the fix changed by as much as it moved
+        some line elsewhere is a change"""
         if len(a) != len(b) or not self.files:
+            return False
+        files = self.files_named(rels)
+        if not files:
             return False
         i = 0
         while i < len(a):
@@ -233,7 +255,7 @@ class LineMap:
                     continue
                 va = int.from_bytes(a[s:s + 4], 'little')
                 vb = int.from_bytes(b[s:s + 4], 'little')
-                if 0 < va < 1000000 and self.moved(va, vb):
+                if 0 < va < 1000000 and self.moved(va, vb, files):
                     ok = True
                     j = max(j, s + 4)
                     break
@@ -297,7 +319,7 @@ class Diff:
                 continue        # gcc's constructors (KASAN): they ran at boot
             ob, nb = body(o, o.funcs[name]), body(n, sym)
             if ob != nb and not (self.lines.same_rels(ob[1], nb[1]) and
-                                 (ob[0] == nb[0] or self.lines.only_lines(ob[0], nb[0]))):
+                                 (ob[0] == nb[0] or self.lines.only_lines(ob[0], nb[0], ob[1]))):
                 changed.add(parent(name))
         # a changed function without a fentry site cannot be redirected;
         # a static one that only functions of this object call comes
