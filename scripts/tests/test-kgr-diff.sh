@@ -118,6 +118,16 @@ else
 	fail "an object against itself" "exit status $rc, $(cat "$out/stdout" "$out/stderr" | head -n 1)"
 fi
 
+# A manifest without the object whose symbols it names: a usage error.
+rc=0
+msg=$("$python" "$kgr_diff" --manifest "$scratch/m" "$d/orig.elf" "$d/patched.elf" 2>&1) || rc=$?
+if [ "$rc" = 2 ] && [ ! -e "$scratch/m" ] &&
+   printf '%s\n' "$msg" | grep -q -- '--manifest needs --out'; then
+	ok "--manifest without --out: exit status 2, a usage error"
+else
+	fail "--manifest without --out" "exit status $rc, $(printf '%s\n' "$msg" | tail -n 1)"
+fi
+
 # Bad input: exit status 2 and the error message.
 printf 'not an object\n' > "$scratch/bad.o"
 rc=0

@@ -72,6 +72,8 @@ def main():
     ap.add_argument('--bug-entry-size', type=int, default=12)
     ap.add_argument('--fix', help='the source patch: line numbers it only moved are no change')
     args = ap.parse_args()
+    if args.manifest and not args.out:
+        ap.error('--manifest needs --out: it names the symbols of that object')
     where = args.object_path or args.patched
     try:
         orig, new = Elf(args.orig), Elf(args.patched)
