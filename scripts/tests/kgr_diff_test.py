@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, 'fixtures', 'kgr-diff')
 sys.path.insert(0, os.path.join(HERE, '..', '..', 'tools', 'kgraft-e2e'))
 
-from kgrdiff.compare import (Diff, LineMap, Target, body, has_fentry,
+from kgrdiff.compare import (Diff, LineMap, Target, body, cold_parts, has_fentry,
                              is_cold, parent, target_offset)
 from kgrdiff.elf import (R_X86_64_64, R_X86_64_PC32, R_X86_64_PLT32, SHF_ALLOC,
                          SHF_EXECINSTR, SHF_INFO_LINK, SHF_MERGE, SHF_STRINGS, SHF_WRITE,
@@ -168,6 +168,10 @@ class TestCompare(Scratch):
                          ['f', 'f', 'f.isra.0', 'f.constprop.0'])
         self.assertEqual([is_cold(n) for n in ('f.cold', 'f.cold.12', 'f.constprop.0', 'cold')],
                          [True, True, False, False])
+        funcs = ('f', 'f.cold', 'f.cold.2', 'f.isra.0', 'f.isra.0.cold', 'g.cold.1', 'ff.cold')
+        self.assertEqual(cold_parts(funcs, 'f'), ['f.cold', 'f.cold.2'])
+        self.assertEqual(cold_parts(funcs, 'f.isra.0'), ['f.isra.0.cold'])
+        self.assertEqual(cold_parts(funcs, 'h'), [])
 
     def test_target_offset(self):
         """compare: a PC-relative relocation points 4 bytes past its addend"""

@@ -292,6 +292,12 @@ def is_cold(name):
     return name.endswith('.cold') or re.search(r'\.cold\.\d+$', name) is not None
 
 
+def cold_parts(funcs, name):
+    """the .cold parts of function @name among @funcs: gcc names them
+    NAME.cold, or NAME.cold.N when it numbers them"""
+    return sorted(f for f in funcs if is_cold(f) and parent(f) == name)
+
+
 def init_section(sec):
     return sec.name.startswith(('.init.', '.exit.'))
 

@@ -19,7 +19,8 @@ name it does not have or cannot tell apart) is Refused.
 import re
 import sys
 
-from .compare import CARRIED, DROPPED, Diff, Refused, Target, has_fentry, is_cold, target_offset
+from .compare import (CARRIED, DROPPED, Diff, Refused, Target, cold_parts, has_fentry,
+                      is_cold, target_offset)
 from .elf import (R_X86_64_64, SHF_ALLOC, SHF_EXECINSTR, SHF_INFO_LINK, SHF_WRITE, SHN_UNDEF,
                   SHT_PROGBITS, STB_LOCAL, STT_FUNC, STT_OBJECT, STT_SECTION, Out)
 
@@ -47,8 +48,8 @@ class Builder:
         n = self.n
         include = list(self.d.changed) + list(self.d.added) + list(self.d.carried)
         for name in list(include):
-            for cold in (f'{name}.cold',):
-                if cold in n.funcs and cold not in include:
+            for cold in cold_parts(n.funcs, name):
+                if cold not in include:
                     include.append(cold)
         for name in include:
             sym = n.funcs[name]
