@@ -76,6 +76,7 @@ run_fixture() {
 	args+=(--exports "$d/exports" --kallsyms "$d/kallsyms" --fix "$d/fix.patch"
 	       --out "$out/new.elf" --manifest "$out/manifest")
 	[ -f "$d/locals" ] && args+=(--locals "$d/locals")
+	[ -f "$d/provided" ] && args+=(--provided "$d/provided")
 	rc=0
 	"$python" "$kgr_diff" "${args[@]}" "$d/orig.elf" "$d/patched.elf" \
 		> "$out/stdout" 2> "$out/stderr" || rc=$?

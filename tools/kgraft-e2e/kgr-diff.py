@@ -31,6 +31,13 @@ the plain name for what --exports lists, ".kgr.sym.OBJ.NAME,POS" for the
 rest, which the module loader resolves (kernel/module/kgraft.c).  With
 --manifest, writes one line per patched function: "patch NAME POS NEWSYM".
 
+A global function the change adds is printed as "provides NAME NEWSYM":
+another object of the same change may call it.  kgr-fix.sh gathers these
+lines from every object first and gives them back with --provided; a
+reference to NAME that the running kernel cannot resolve is then a
+reference to NEWSYM, the copy the patch module carries.  An object whose
+only change is such a function is written too (with no manifest line).
+
 Exit status 0: changed functions found (or none, see the report); 1:
 refused (messages on stderr, "kgr-diff: refused: ..."); 2: bad usage or
 input, or an internal error (a traceback on stderr): never taken for a
@@ -54,7 +61,7 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from kgrdiff.compare import Diff, LineMap, Refused
 from kgrdiff.elf import STB_LOCAL, BadInput, Elf
-from kgrdiff.module import Builder, Kernel
+from kgrdiff.module import Builder, Kernel, new_global_name
 
 
 def main():
@@ -71,6 +78,7 @@ def main():
     ap.add_argument('--tag', default='', help='a suffix for kgr_new names (several objects)')
     ap.add_argument('--bug-entry-size', type=int, default=12)
     ap.add_argument('--fix', help='the source patch: line numbers it only moved are no change')
+    ap.add_argument('--provided', help='"NAME NEWSYM" lines: new global functions of the other objects')
     args = ap.parse_args()
     if args.manifest and not args.out:
         ap.error('--manifest needs --out: it names the symbols of that object')
@@ -82,15 +90,18 @@ def main():
             print(f'changed {name}')
         for name in d.added:
             print(f'added {name}')
+        provides = [name for name in d.added if new.funcs[name].bind != STB_LOCAL]
+        for name in provides:
+            print(f'provides {name} {new_global_name(args.tag, name)}')
         if d.refusals:
             raise Refused('\n'.join(d.refusals))
-        if args.out and d.changed:
+        if args.out and (d.changed or provides):
             b = Builder(d, args, Kernel(args))
             b.build()
             b.out.write(args.out)
             for ref, why in sorted(b.kernel_refs.items()):
                 print(f'kernel {ref} ({why})')
-            if args.manifest:
+            if args.manifest and d.changed:
                 with open(args.manifest, 'w') as f:
                     for name in d.changed:
                         sym = new.funcs[name]

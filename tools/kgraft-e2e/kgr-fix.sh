@@ -173,12 +173,14 @@ grep -q '^CONFIG_DEBUG_BUGVERBOSE=y' "$kdir/.config" && bugsize=12
 
 : > "$work/manifest"
 : > "$out/report.txt"
-status=0 i=0 parts=
-for o in $kept; do
-	i=$((i + 1))
+
+# diff_args I O: kgr-diff.py's arguments for object O, the I-th
+diff_args() {
+	local i=$1 o=$2 m ko
+
 	m=$(awk -v o="$o" '$1 == o { print $2 }' "$work/module.objs")
 	args=(--object-path "$o" --exports "$kdir/Module.symvers" --tag "$i"
-	      --bug-entry-size "$bugsize" --fix "$fix" --out "$work/new$i.o" --manifest "$work/manifest$i")
+	      --bug-entry-size "$bugsize" --fix "$fix")
 	if [ -n "$m" ]; then
 		ko=$(grep -E "(^|/)$m.ko$" "$kdir/modules.order" | head -1)
 		[ -n "$ko" ] || die "no module $m in $kdir/modules.order"
@@ -188,6 +190,25 @@ for o in $kept; do
 	else
 		args+=(--obj vmlinux --kallsyms "$kdir/.kgr-kallsyms" --locals "$kdir/.kgr-locals")
 	fi
+}
+
+# The new global functions of each object, which the others may call:
+# the module carries them, and the calls go to its copies.
+: > "$work/provided"
+i=0
+for o in $kept; do
+	i=$((i + 1))
+	diff_args "$i" "$o"
+	/usr/bin/python3 "$here/kgr-diff.py" "${args[@]}" "$work/orig/$o" "$work/patched/$o" 2> /dev/null |
+		awk '$1 == "provides" { print $2, $3 }' >> "$work/provided" || true
+done
+
+status=0 i=0 parts=
+for o in $kept; do
+	i=$((i + 1))
+	diff_args "$i" "$o"
+	m=$(awk -v o="$o" '$1 == o { print $2 }' "$work/module.objs")
+	args+=(--provided "$work/provided" --out "$work/new$i.o" --manifest "$work/manifest$i")
 	rc=0
 	/usr/bin/python3 "$here/kgr-diff.py" "${args[@]}" "$work/orig/$o" "$work/patched/$o" \
 		> "$work/diff$i.txt" 2> "$work/diff$i.err" || rc=$?
@@ -198,8 +219,9 @@ for o in $kept; do
 	1) status=3 ;;
 	*) die "kgr-diff.py failed on $o" ;;
 	esac
-	if [ -s "$work/manifest$i" ]; then
+	[ -s "$work/manifest$i" ] &&
 		sed "s|^patch |patch ${m:-vmlinux} |" "$work/manifest$i" >> "$work/manifest"
+	if [ -s "$work/manifest$i" ] || grep -q '^provides ' "$work/diff$i.txt"; then
 		parts+=" new$i.o"
 		cp "$work/new$i.o" "$out/module/"
 		# modpost (CONFIG_MODVERSIONS) reads each object's .cmd file

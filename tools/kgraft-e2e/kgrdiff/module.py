@@ -29,6 +29,25 @@ def cname(name):
     return re.sub(r'\W', '_', name)
 
 
+def new_global_name(tag, name):
+    """what the patch module calls the new code of function @name of the
+    object kgr-fix.sh tagged @tag"""
+    return f'kgr_new{tag}_{cname(name)}'
+
+
+def read_provided(path):
+    """{NAME: NEWSYM}: the global functions that other objects of the fix
+    add ("NAME NEWSYM" lines of --provided), which the module carries"""
+    provided = {}
+    if path:
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 2:
+                    provided[parts[0]] = parts[1]
+    return provided
+
+
 class Builder:
     """the new code of one object, and what it needs of the running kernel"""
 
@@ -40,9 +59,10 @@ class Builder:
         self.sec_out = {}       # patched section index -> out section
         self.kernel_refs = {}   # reference name -> why
         self.tag = args.tag
+        self.provided = read_provided(getattr(args, 'provided', None))
 
     def newname(self, name):
-        return f'kgr_new{self.tag}_{cname(name)}'
+        return new_global_name(self.tag, name)
 
     def build(self):
         n = self.n
@@ -114,6 +134,9 @@ class Builder:
             idx, fsym = self.func_out[target.name]
             return idx, t.delta if t.section is not None else addend
         if target.shndx == SHN_UNDEF:
+            if target.name in self.provided and target.name not in self.kernel.syms:
+                # a new global function of another object of the fix
+                return self.out.add_undef(self.provided[target.name]), addend
             return self.kernel_ref(target.name, target, where), addend
         # a function or variable of this object that the kernel has
         name = target.name
