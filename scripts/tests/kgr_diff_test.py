@@ -249,7 +249,7 @@ class TestCompare(Scratch):
 
     def test_new_static_local(self):
         """compare: a new static variable of a function has no key of the old object"""
-        o, n = Elf(fixture('refused-new-static-local', 'orig.elf')), Elf(fixture('refused-new-static-local', 'patched.elf'))
+        o, n = Elf(fixture('new-static-local', 'orig.elf')), Elf(fixture('new-static-local', 'patched.elf'))
         d = Diff(o, n, 'fs/proc/version.o')
         sym = n.objects['reads.0']
         self.assertEqual(Diff.static_owners(n), {'reads.0': 'version_proc_show'})

@@ -19,8 +19,11 @@ its function.
 What cannot be live patched is refused, with the reason and the place:
 changed or new data (a variable's initial value, a constant table, a
 structure's size), a changed __init or __exit function, a changed
-function without a fentry site (notrace, noinstr), a new static variable
-of a function, a reference to a symbol the running kernel does not have.
+function without a fentry site (notrace, noinstr), a new variable that
+is not a function's static one, a reference to a symbol the running
+kernel does not have.  A new static variable of a function (a counter,
+the flag of a WARN_ONCE() or pr_warn_once()) is the module's own,
+created afresh with its initial value: printed as "new-static NAME".
 
 With --out, writes OUT.o: the changed functions and the functions the
 change added (named kgr_new_<name>), the string literals and anonymous
@@ -101,6 +104,9 @@ def main():
             b.out.write(args.out)
             for ref, why in sorted(b.kernel_refs.items()):
                 print(f'kernel {ref} ({why})')
+            for name in b.new_locals:
+                print(f'new-static {name} (created afresh in the patch module, with its initial '
+                      'value; a later cumulative patch will have its own)')
             if args.manifest and d.changed:
                 with open(args.manifest, 'w') as f:
                     for name in d.changed:

@@ -22,7 +22,7 @@ import sys
 from .compare import (CARRIED, DROPPED, Diff, Refused, Target, cold_parts, has_fentry,
                       is_cold, target_offset)
 from .elf import (R_X86_64_64, SHF_ALLOC, SHF_EXECINSTR, SHF_INFO_LINK, SHF_WRITE, SHN_UNDEF,
-                  SHT_PROGBITS, STB_LOCAL, STT_FUNC, STT_OBJECT, STT_SECTION, Out)
+                  SHT_NOBITS, SHT_PROGBITS, STB_LOCAL, STT_FUNC, STT_OBJECT, STT_SECTION, Out)
 
 
 def cname(name):
@@ -60,6 +60,7 @@ class Builder:
         self.kernel_refs = {}   # reference name -> why
         self.tag = args.tag
         self.provided = read_provided(getattr(args, 'provided', None))
+        self.new_locals = []    # new static variables the module carries
 
     def newname(self, name):
         return new_global_name(self.tag, name)
@@ -99,7 +100,8 @@ class Builder:
     def copy_section(self, sec):
         if sec.idx not in self.sec_out:
             flags = sec.flags & ~SHF_INFO_LINK
-            idx = self.out.add_section(sec.name, sec.type, flags, sec.align, sec.data, sec.entsize)
+            data = bytes(sec.size) if sec.type == SHT_NOBITS else sec.data
+            idx = self.out.add_section(sec.name, sec.type, flags, sec.align, data, sec.entsize)
             self.sec_out[sec.idx] = idx
             for off, rtype, symidx, addend in sec.relocs:
                 ref, add = self.resolve((off, rtype, symidx, addend), sec.name)
@@ -146,9 +148,15 @@ class Builder:
         if target.type == STT_OBJECT:
             okey = self.d.data_key(n, target)
             osym = self.d.okeys.get(okey)
+            if osym is None and okey[0] == 'static':
+                # a new static variable of a function: the module's own,
+                # with its initial value (a _once flag starts unset)
+                if name not in self.new_locals:
+                    self.new_locals.append(name)
+                value = 0 if t.section is not None else target.value
+                return self.out.section_sym(self.copy_section(n.sec(target))), addend + value
             if osym is None:
-                raise Refused(f'{where}: uses the new variable {name}, which the running kernel does not have'
-                              + (' (a new static variable would not be shared)' if okey[0] == 'static' else ''))
+                raise Refused(f'{where}: uses the new variable {name}, which the running kernel does not have')
             name = osym.name
         elif target.type == STT_FUNC and target.name not in self.d.orig.funcs:
             raise Refused(f'{where}: calls {name}, which is not in the object without the change')
