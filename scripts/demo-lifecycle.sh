@@ -18,15 +18,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 		sleep "${DELAY:-2}"
 	done <<'CMDS'
 cd /lib/modules-test
-insmod kgr_test_target.ko
-echo 33 > /proc/kgr_test/select
+insmod kgr_test_proc.ko
+insmod kgr_test_target_stack.ko
+insmod kgr_test_target_replace.ko
+echo stack > /proc/kgr_test/select
 cat /proc/kgr_test/version
-insmod kgr_test_patch_33.ko
+insmod kgr_test_patch_stack.ko
 cat /proc/kgr_test/version
 insmod kgr_test_stack.ko
 cat /proc/kgr_test/version
 kgr patches
-echo 1 > /sys/kernel/kgraft/kgr_test_patch_33/revert
+echo 1 > /sys/kernel/kgraft/kgr_test_patch_stack/revert
 echo 1 > /sys/kernel/kgraft/kgr_test_stack/revert
 cat /proc/kgr_test/version
 rmmod kgr_test_stack
@@ -41,15 +43,15 @@ cat /proc/kgr_test_mod/version
 insmod kgr_test_dup.ko
 insmod kgr_test_suse.ko
 kgr patches
-echo 34 > /proc/kgr_test/select
+echo replace > /proc/kgr_test/select
 insmod kgr_test_replace.ko
 kgr patches
 cat /proc/kgr_test/version
 cat /proc/kgr_test_mod/version
-echo 33 > /proc/kgr_test/select
+echo stack > /proc/kgr_test/select
 cat /proc/kgr_test/version
-rmmod kgr_test_patch_33 kgr_test_modpatch kgr_test_suse
-echo 34 > /proc/kgr_test/select
+rmmod kgr_test_patch_stack kgr_test_modpatch kgr_test_suse
+echo replace > /proc/kgr_test/select
 kgr-probe -w trip > /dev/null &
 echo 1 > /sys/kernel/kgraft/kgr_test_replace/revert
 kgr status

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kgr-probe: one trip into the kernel through kgr_test_target's /proc
+ * kgr-probe: one trip into the kernel through kgr_test_proc's /proc
  * files, then one more system call, for the consistency tests.
  *
  *   kgr-probe [-t|-f] [-w] trip|trip_intr|spin|spin_bh
@@ -9,7 +9,7 @@
  *              system call that calls the patched function twice or in
  *              a loop); print "tid=T", then "MODE=<the file's reply>"
  *   -t         do it in a second thread, not in the thread-group leader
- *   -f         do it in a child: first have kgr_test_target hold this
+ *   -f         do it in a child: first have kgr_test_proc hold this
  *              process's next fork (its pid to /proc/kgr_test/fork_hold),
  *              print "forker=PID", fork, and wait for the child
  *   -w         afterwards stay alive (in pause()) until killed,
@@ -68,7 +68,7 @@ static void *probe(void *unused)
 	return NULL;
 }
 
-/* the trip in a child whose fork kgr_test_target held (fork_hold) */
+/* the trip in a child whose fork kgr_test_proc held (fork_hold) */
 static int probe_in_child(void)
 {
 	FILE *f = fopen("/proc/kgr_test/fork_hold", "w");

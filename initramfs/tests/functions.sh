@@ -145,15 +145,15 @@ expect_log() {
 	kmsg_since_mark | grep -q -F "$1" || die "no '$1' in the kernel log"
 }
 
-# spin_across MODE N OUT CMD...: a trip of kgr-probe MODE (spin or
-# spin_bh: kgr_test_fn_N() called in a loop for SPIN_MS ms, 4000 unless
+# spin_across MODE NAME OUT CMD...: a trip of kgr-probe MODE (spin or
+# spin_bh: kgr_test_fn_NAME() called in a loop for SPIN_MS ms, 4000 unless
 # set, in one system call) that is under way when CMD runs; wait for it
 # and its next system call, and print what it wrote to OUT.
 spin_across() {
 	local mode="$1" n="$2" out="$3"
 
 	shift 3
-	echo "$n" > $KGR_TEST/select
+	select_fn "$n"
 	echo "${SPIN_MS:-4000}" > $KGR_TEST/spin_ms
 	kgr-probe "$mode" > "$out" 2>&1 &
 	wait_for "grep -q '^tid=' $out" 10 || die "kgr-probe did not start"
@@ -178,12 +178,13 @@ assert_one_trip() {
 	assert_eq "$3" "$(field next "$1")" "the next system call"
 }
 
-# spin_across_patch MODE N OUT: spin_across while kgr_test_patch_N loads.
+# spin_across_patch MODE NAME OUT: spin_across while kgr_test_patch_NAME
+# loads.
 spin_across_patch() {
 	spin_across "$1" "$2" "$3" load_mod "kgr_test_patch_$2"
 }
 
-# The interrupt timers of kgr_test_target (its irq file):
+# The interrupt timers of kgr_test_proc (its irq file):
 # irq_get CPU CTX NAME: NAME= of the line for CPU and CTX in /tmp/irq.now
 irq_get() {
 	awk -v cpu="cpu=$1" -v ctx="ctx=$2" -v k="$3" \
@@ -253,8 +254,8 @@ kgr_show_in_progress() {
 
 KGR_SYS=/sys/kernel/kgraft
 
-# ftrace_users N V: the function tracer, then a kprobe and a kretprobe
-# (when the kernel has kprobe events) on kgr_test_fn_N(), which must keep
+# ftrace_users NAME V: the function tracer, then a kprobe and a kretprobe
+# (when the kernel has kprobe events) on kgr_test_fn_NAME(), which must keep
 # returning V; each must see the call, the kretprobe the value V. Needs
 # tracefs at /sys/kernel/tracing.
 ftrace_users() {
@@ -315,14 +316,28 @@ start_sleeper() {
 	echo $! > "$1/$2.pid"
 }
 
-# load_target: make sure kgr_test_target is loaded.
+# load_target [NAME...]: make sure kgr_test_proc (/proc/kgr_test) and
+# the target module of each scenario NAME (kgr_test_target_NAME, with
+# kgr_test_fn_NAME(); see samples/kgr-test/scenarios.list) are loaded.
+# A test loads its targets before it loads their patches.
 load_target() {
-	[ -d $KGR_TEST ] || load_mod kgr_test_target
+	local n
+
+	[ -d $KGR_TEST ] || load_mod kgr_test_proc
+	for n in "$@"; do
+		[ -d "/sys/module/kgr_test_target_$n" ] || load_mod "kgr_test_target_$n"
+	done
 }
 
-# fn_version N: one call of kgr_test_fn_N() from a new process.
+# select_fn NAME: the files of /proc/kgr_test call kgr_test_fn_NAME()
+# from now on (its target must be loaded).
+select_fn() {
+	echo "$1" > $KGR_TEST/select || die "cannot select kgr_test_fn_$1 (is kgr_test_target_$1 loaded?)"
+}
+
+# fn_version NAME: one call of kgr_test_fn_NAME() from a new process.
 fn_version() {
-	echo "$1" > $KGR_TEST/select
+	select_fn "$1"
 	cat $KGR_TEST/version
 }
 
@@ -387,12 +402,12 @@ hammers_stop_flips() {
 	done
 }
 
-# block_trip N OUT: start kgr-probe -w trip on kgr_test_fn_N() in the
+# block_trip NAME OUT: start kgr-probe -w trip on kgr_test_fn_NAME() in the
 # background, its output in OUT, and wait until it is asleep in the
 # middle of its trip (between the two calls); BLOCKED_PID is its pid.
 # "echo 1 > $KGR_TEST/release" lets it finish the trip.
 block_trip() {
-	echo "$1" > $KGR_TEST/select
+	select_fn "$1"
 	echo 0 > $KGR_TEST/release
 	kgr-probe -w trip > "$2" 2>&1 &
 	BLOCKED_PID=$!
@@ -401,11 +416,11 @@ block_trip() {
 
 # hold_transition OUT: keep the next transition from finishing, so that
 # its slow stubs can be watched: a task blocked in the middle of a trip
-# of kgr_test_fn_1() (block_trip, output in OUT) does not cross until
+# of kgr_test_fn_hold() (block_trip, output in OUT) does not cross until
 # release_hold. HOLD_PID is its pid.
 hold_transition() {
-	load_target
-	block_trip 1 "$1"
+	load_target hold
+	block_trip hold "$1"
 	HOLD_PID=$BLOCKED_PID
 }
 

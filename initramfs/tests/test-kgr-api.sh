@@ -3,7 +3,7 @@
 #
 # SUSE's API. kgr_test_suse names itself (kgr_test_suse_api) and its
 # owner, and is made of SUSE's entries: KGR_PATCH(name, new) on
-# kgr_test_fn_38(), KGR_PATCH_OBJ() on kgr_test_mod_fn() of
+# kgr_test_fn_api(), KGR_PATCH_OBJ() on kgr_test_mod_fn() of
 # kgr_test_mod, KGR_PATCH_OBJPOS() on the first of kgr_test_dup's two
 # kgr_test_dup_fn(). Its sysfs directory has the name it gave, its owner
 # file the module; its refs file names the patches stacked on it. (The
@@ -17,14 +17,14 @@ S=kgr_test_suse_api
 DUP=/proc/kgr_test_dup
 
 start_test "a patch written to SUSE's API: its name, owner and three kinds of entry"
-load_target
+load_target api
 dup_loaded=
 if [ ! -d $DUP ]; then
 	load_mod kgr_test_dup
 	dup_loaded=1
 fi
 load_mod kgr_test_mod
-assert_eq 1 "$(fn_version 38)" "kgr_test_fn_38() before"
+assert_eq 1 "$(fn_version api)" "kgr_test_fn_api() before"
 assert_eq 1 "$(cat /proc/kgr_test_mod/version)" "kgr_test_mod_fn() before"
 dup_a=$(cat $DUP/a)
 load_mod kgr_test_suse
@@ -32,10 +32,10 @@ kgr_wait_finalized 30
 [ -d "$KGR_SYS/$S" ] || die "no $KGR_SYS/$S"
 [ -e "$KGR_SYS/kgr_test_suse" ] && die "the directory is named after the module"
 assert_eq kgr_test_suse "$(cat $KGR_SYS/$S/owner)" "the owner of $S"
-assert_eq "kgr_test_fn_38 kgr_test_target 0 applied
+assert_eq "kgr_test_fn_api kgr_test_target_api 0 applied
 kgr_test_mod_fn kgr_test_mod 0 applied
 kgr_test_dup_fn kgr_test_dup 1 applied" "$(cat $KGR_SYS/$S/state)" "the state of $S"
-assert_eq 2 "$(fn_version 38)" "kgr_test_fn_38() (KGR_PATCH)"
+assert_eq 2 "$(fn_version api)" "kgr_test_fn_api() (KGR_PATCH)"
 assert_eq 2 "$(cat /proc/kgr_test_mod/version)" "kgr_test_mod_fn() (KGR_PATCH_OBJ)"
 assert_eq 2 "$(cat $DUP/a)" "kgr_test_dup_fn() of a (KGR_PATCH_OBJPOS, 1)"
 assert_eq "" "$(cat $KGR_SYS/$S/refs)" "the refs of $S alone"
@@ -48,7 +48,7 @@ assert_eq kgr_test_modpatch2 "$(cat $KGR_SYS/$S/refs)" "the refs of $S"
 assert_eq "" "$(cat $KGR_SYS/kgr_test_modpatch2/refs)" "the refs of the top patch"
 kgr patches | grep -A4 "^$S\$" > /tmp/kgr-patches.out
 assert_eq "$S
-    kgr_test_fn_38 kgr_test_target 0 applied
+    kgr_test_fn_api kgr_test_target_api 0 applied
     kgr_test_mod_fn kgr_test_mod 0 applied
     kgr_test_dup_fn kgr_test_dup 1 applied
     refs: kgr_test_modpatch2" "$(cat /tmp/kgr-patches.out)" "kgr patches"
@@ -64,7 +64,7 @@ assert_eq "" "$(cat $KGR_SYS/$S/refs)" "the refs of $S after the revert on top"
 start_test "the patch is reverted by its name, and its module removed"
 kgr_revert $S
 kgr_wait_reverted $S 30
-assert_eq 1 "$(fn_version 38)" "kgr_test_fn_38() reverted"
+assert_eq 1 "$(fn_version api)" "kgr_test_fn_api() reverted"
 assert_eq 1 "$(cat /proc/kgr_test_mod/version)" "kgr_test_mod_fn() reverted"
 assert_eq "$dup_a" "$(cat $DUP/a)" "kgr_test_dup_fn() of a reverted"
 unload_mod kgr_test_suse

@@ -12,57 +12,57 @@
 
 . "$(dirname "$0")/functions.sh"
 
-load_target
+load_target inprogress second noftrace badname badnew
 
 start_test "bad input: a patch while ftrace is disabled"
 # first, while no kGraft patch is applied: afterwards ftrace refuses to
 # be disabled (see the end)
 echo 0 > /proc/sys/kernel/ftrace_enabled ||
 	die "cannot disable ftrace before any patch"
-refuse kgr_test_patch_6
+refuse kgr_test_patch_noftrace
 echo 1 > /proc/sys/kernel/ftrace_enabled
-assert_eq 1 "$(fn_version 6)" "kgr_test_fn_6() after the refused patch"
-load_mod kgr_test_patch_6
-assert_eq 2 "$(fn_version 6)" "kgr_test_fn_6() after a valid patch"
+assert_eq 1 "$(fn_version noftrace)" "kgr_test_fn_noftrace() after the refused patch"
+load_mod kgr_test_patch_noftrace
+assert_eq 2 "$(fn_version noftrace)" "kgr_test_fn_noftrace() after a valid patch"
 kgr_wait_finalized 45
 
 start_test "bad input: a function that does not exist"
 refuse kgr_test_bad_name
 expect_log "kgr: function kgr_test_no_such_function not resolved"
-assert_eq 1 "$(fn_version 7)" "kgr_test_fn_7() after the refused patch"
-load_mod kgr_test_patch_7
-assert_eq 2 "$(fn_version 7)" "kgr_test_fn_7() after a valid patch"
+assert_eq 1 "$(fn_version badname)" "kgr_test_fn_badname() after the refused patch"
+load_mod kgr_test_patch_badname
+assert_eq 2 "$(fn_version badname)" "kgr_test_fn_badname() after a valid patch"
 kgr_wait_finalized 45
 
 start_test "bad input: a replacement that cannot be resolved"
 refuse kgr_test_bad_new
 expect_log "kgr: fentry_loc not properly resolved"
-assert_eq 1 "$(fn_version 8)" "kgr_test_fn_8() after the refused patch"
-load_mod kgr_test_patch_8
-assert_eq 2 "$(fn_version 8)" "kgr_test_fn_8() after a valid patch"
+assert_eq 1 "$(fn_version badnew)" "kgr_test_fn_badnew() after the refused patch"
+load_mod kgr_test_patch_badnew
+assert_eq 2 "$(fn_version badnew)" "kgr_test_fn_badnew() after a valid patch"
 kgr_wait_finalized 45
 
 start_test "bad input: a second patch while one is in progress"
-block_trip 4 /tmp/eagain.out
+block_trip inprogress /tmp/eagain.out
 pid=$BLOCKED_PID
-load_mod kgr_test_patch_4
-refuse kgr_test_patch_5
+load_mod kgr_test_patch_inprogress
+refuse kgr_test_patch_second
 expect_log "kgr: can't patch, another patching not yet finalized"
 # the RFC's sample too: it must not load without patching
 refuse kgr_patcher
-assert_eq 1 "$(fn_version 5)" "kgr_test_fn_5() after the refused patch"
+assert_eq 1 "$(fn_version second)" "kgr_test_fn_second() after the refused patch"
 echo 1 > $KGR_TEST/release
 kgr_wait_finalized 60
 kill $pid; wait $pid 2>/dev/null
 start_test "bad input: the refused patch applies once the first finalized"
-load_mod kgr_test_patch_5
-assert_eq 2 "$(fn_version 5)" "kgr_test_fn_5() after the patch"
+load_mod kgr_test_patch_second
+assert_eq 2 "$(fn_version second)" "kgr_test_fn_second() after the patch"
 kgr_wait_finalized 45
 
 start_test "bad input: rmmod of an applied patch"
-log "% rmmod kgr_test_patch_7 (must fail)"
-rmmod kgr_test_patch_7 && die "an applied patch module was removed"
-assert_eq 2 "$(fn_version 7)" "kgr_test_fn_7() after the refused rmmod"
+log "% rmmod kgr_test_patch_badname (must fail)"
+rmmod kgr_test_patch_badname && die "an applied patch module was removed"
+assert_eq 2 "$(fn_version badname)" "kgr_test_fn_badname() after the refused rmmod"
 
 start_test "bad input: disabling ftrace while patches are applied"
 if echo 0 > /proc/sys/kernel/ftrace_enabled; then
@@ -70,7 +70,7 @@ if echo 0 > /proc/sys/kernel/ftrace_enabled; then
 	die "ftrace was disabled under applied kGraft patches"
 fi
 assert_eq 1 "$(cat /proc/sys/kernel/ftrace_enabled)" "kernel.ftrace_enabled"
-assert_eq 2 "$(fn_version 7)" "kgr_test_fn_7() after the refused sysctl"
+assert_eq 2 "$(fn_version badname)" "kgr_test_fn_badname() after the refused sysctl"
 
 log "ok"
 exit 0

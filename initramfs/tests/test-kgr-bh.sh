@@ -15,8 +15,8 @@
 . "$(dirname "$0")/functions.sh"
 
 start_test "calls with BH or preemption disabled stay in the task's universe"
-load_target
-spin_across_patch spin_bh 20 /tmp/spin_bh.out
+load_target bh
+spin_across_patch spin_bh bh /tmp/spin_bh.out
 
 calls=$(field calls /tmp/spin_bh.out)
 [ "${calls:-0}" -gt 300 ] || die "only ${calls:-0} calls in the trip"

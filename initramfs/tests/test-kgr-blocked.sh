@@ -13,13 +13,13 @@
 . "$(dirname "$0")/functions.sh"
 
 start_test "a blocked task stays in the old universe"
-load_target
-block_trip 1 /tmp/blocked.out
+load_target hold
+block_trip hold /tmp/blocked.out
 pid=$BLOCKED_PID
 
-load_mod kgr_test_patch_1
+load_mod kgr_test_patch_hold
 assert_eq 1 "$(cat /proc/$pid/kgr_in_progress)" "kgr_in_progress of the blocked task"
-assert_eq 2 "$(fn_version 1)" "a new process's call"
+assert_eq 2 "$(fn_version hold)" "a new process's call"
 
 # kgr's first check comes 10 s after the start: it must fail.
 wait_for 'kmsg_since_mark | grep -q "^kgr failed after timeout"' 30 ||

@@ -19,23 +19,23 @@
 . "$(dirname "$0")/functions.sh"
 
 T=/sys/kernel/tracing
-P=kgr_test_patch_39
+P=kgr_test_patch_direct
 DIRECT=/sys/module/kgr/parameters/direct
 
-line39() {
-	enabled_line kgr_test_fn_39
+line_direct() {
+	enabled_line kgr_test_fn_direct
 }
 
-# wait_direct: kgr_test_fn_39 has a direct call and no handler
+# wait_direct: kgr_test_fn_direct has a direct call and no handler
 wait_direct() {
-	wait_for 'line39 | grep -q "direct-->" && ! line39 | grep -q " I "' 30 ||
-		die "kgr_test_fn_39 has no direct call alone after 30 s: $(line39)"
-	log "enabled_functions: $(line39)"
+	wait_for 'line_direct | grep -q "direct-->" && ! line_direct | grep -q " I "' 30 ||
+		die "kgr_test_fn_direct has no direct call alone after 30 s: $(line_direct)"
+	log "enabled_functions: $(line_direct)"
 }
 
-# held_trip WHEN NEW TRIP NEXT CMD...: with a trip of kgr_test_fn_39()
+# held_trip WHEN NEW TRIP NEXT CMD...: with a trip of kgr_test_fn_direct()
 # blocked between its two calls, CMD starts a transition (WHEN: "transition"
-# or "revert"), which the trip holds open. kgr_test_fn_39 must be called
+# or "revert"), which the trip holds open. kgr_test_fn_direct must be called
 # through its transition trampoline alone (a direct call, no handler) and
 # give NEW to a new process; then the trip goes on, and its two calls must
 # have seen TRIP, its next system call NEXT.
@@ -43,14 +43,14 @@ held_trip() {
 	local when="$1" new="$2" trip="$3" next="$4"
 
 	shift 4
-	block_trip 39 /tmp/direct-trip.out
+	block_trip direct /tmp/direct-trip.out
 	"$@"
 	assert_eq 1 "$(cat /sys/kernel/kgraft/in_progress)" "in_progress with the trip blocked"
-	line39 | grep -q 'direct-->' ||
-		die "no direct call during the $when: $(line39)"
-	line39 | grep -q ' I ' && die "the handler is there during the $when: $(line39)"
-	log "enabled_functions during the $when: $(line39)"
-	assert_eq "$new" "$(fn_version 39)" "kgr_test_fn_39() from a new process during the $when"
+	line_direct | grep -q 'direct-->' ||
+		die "no direct call during the $when: $(line_direct)"
+	line_direct | grep -q ' I ' && die "the handler is there during the $when: $(line_direct)"
+	log "enabled_functions during the $when: $(line_direct)"
+	assert_eq "$new" "$(fn_version direct)" "kgr_test_fn_direct() from a new process during the $when"
 	echo 1 > $KGR_TEST/release
 	wait_for "grep -q '^next=' /tmp/direct-trip.out" 10 || die "the blocked trip did not finish"
 	assert_eq "$trip" "$(sed -n 's/^trip=//p' /tmp/direct-trip.out)" \
@@ -61,7 +61,7 @@ held_trip() {
 }
 
 start_test "a finalized function is called directly, and runs the new code"
-load_target
+load_target direct
 [ -d $T/events ] || mount -t tracefs nodev $T || die "cannot mount tracefs"
 [ -f $DIRECT ] || die "no $DIRECT"
 assert_eq Y "$(cat $DIRECT)" "kgr.direct by default"
@@ -70,40 +70,40 @@ assert_eq Y "$(cat $DIRECT)" "kgr.direct by default"
 # period when it registers the first one
 grep -A1 '^kgr_direct_anchor ' $T/enabled_functions | grep -q 'direct-->' ||
 	die "no direct call on kgr_direct_anchor: $(grep -A1 '^kgr_direct_anchor ' $T/enabled_functions)"
-# a trip of kgr_test_fn_39() blocked between its two calls holds the
+# a trip of kgr_test_fn_direct() blocked between its two calls holds the
 # transition open; the transition trampoline is in place as it starts
 held_trip transition 2 "1 1" 2 load_mod $P
 kgr_wait_finalized 30
 wait_direct
-assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() called directly"
+assert_eq 2 "$(fn_version direct)" "kgr_test_fn_direct() called directly"
 log "% echo 0 > /proc/sys/kernel/ftrace_enabled (must fail)"
 if echo 0 > /proc/sys/kernel/ftrace_enabled; then
 	echo 1 > /proc/sys/kernel/ftrace_enabled
 	die "ftrace_enabled=0 was accepted with a direct call"
 fi
-assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() after the refused ftrace_enabled=0"
+assert_eq 2 "$(fn_version direct)" "kgr_test_fn_direct() after the refused ftrace_enabled=0"
 
 start_test "the function tracer, a kprobe and a kretprobe on a directly called function"
-ftrace_users 39 2
-line39 | grep -q 'direct-->' || die "the direct call went: $(line39)"
+ftrace_users direct 2
+line_direct | grep -q 'direct-->' || die "the direct call went: $(line_direct)"
 
 start_test "a revert held open: the function stays called directly, without the handler"
 # a trip blocked between its two calls, started in the patched universe,
 # holds the revert open: the transition trampoline decides per caller
 held_trip revert 1 "2 2" 1 kgr_revert $P
 kgr_wait_reverted $P 30
-assert_eq "" "$(line39)" "enabled_functions after the held revert"
+assert_eq "" "$(line_direct)" "enabled_functions after the held revert"
 unload_mod $P
 load_mod $P
 kgr_wait_finalized 30
 wait_direct
 
 start_test "a revert under a running trip; a new patch is called directly again"
-spin_across spin 39 /tmp/spin.out kgr_revert $P
+spin_across spin direct /tmp/spin.out kgr_revert $P
 assert_one_trip /tmp/spin.out 2 1
 kgr_wait_reverted $P 30
-assert_eq 1 "$(fn_version 39)" "kgr_test_fn_39() reverted"
-assert_eq "" "$(line39)" "enabled_functions after the revert"
+assert_eq 1 "$(fn_version direct)" "kgr_test_fn_direct() reverted"
+assert_eq "" "$(line_direct)" "enabled_functions after the revert"
 unload_mod $P
 start_test "the direct call again, and kgr.direct=0 keeps the handler"
 load_mod $P
@@ -116,9 +116,9 @@ echo 0 > $DIRECT
 load_mod $P
 kgr_wait_finalized 30
 sleep 2
-line39 | grep -q 'direct-->' && die "kgr.direct=0, yet a direct call: $(line39)"
-line39 | grep -q ' I ' || die "kgr.direct=0: no handler: $(line39)"
-assert_eq 2 "$(fn_version 39)" "kgr_test_fn_39() with the handler"
+line_direct | grep -q 'direct-->' && die "kgr.direct=0, yet a direct call: $(line_direct)"
+line_direct | grep -q ' I ' || die "kgr.direct=0: no handler: $(line_direct)"
+assert_eq 2 "$(fn_version direct)" "kgr_test_fn_direct() with the handler"
 echo 1 > $DIRECT
 kgr_revert $P
 kgr_wait_reverted $P 30

@@ -19,9 +19,10 @@ marked() {
 		sed 's|^/proc/[0-9]*/task/\([0-9]*\)/.*|\1|'
 }
 
+load_target exit
 start_test "the last task of the old universe dies: finalized at once"
 hold_transition /tmp/exit-hold.out
-load_mod kgr_test_patch_25
+load_mod kgr_test_patch_exit
 # everything else crosses (nudged or at its next safe point)
 wait_for '[ "$(marked)" = "$HOLD_PID" ]' 10 ||
 	die "tasks other than $HOLD_PID still marked: $(marked | tr '\n' ' ')"
@@ -34,6 +35,6 @@ case $line in
 *"(checked at once)") ;;
 *) die "finalized by the periodic check, not when the last task died" ;;
 esac
-assert_eq 2 "$(fn_version 25)" "kgr_test_fn_25() after finalization"
+assert_eq 2 "$(fn_version exit)" "kgr_test_fn_exit() after finalization"
 log "ok"
 exit 0

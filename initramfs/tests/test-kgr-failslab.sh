@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Scenario 7, allocation failures: load kgr_test_patch_12 with the 1st,
+# Scenario 7, allocation failures: load kgr_test_patch_failslab with the 1st,
 # 2nd, 3rd, ... fault-injection point (failslab: every slab allocation)
 # inside its kgr_start_patching() call made to fail (the module's
 # fail_nth=K arms the kernel's fail-nth for that call only), until the
 # call no longer reaches the K-th point. Every failed load must leave
-# nothing behind: no module, kgr_test_fn_12() still the old code, a log
+# nothing behind: no module, kgr_test_fn_failslab() still the old code, a log
 # line from kgr saying what failed, and the next kgr_start_patching() not
 # refused. The sweep ends with the first load that succeeds: either the
 # K-th point is not reached, or its allocation was optional (ftrace falls
@@ -23,7 +23,7 @@
 . "$(dirname "$0")/functions.sh"
 
 FAILSLAB=/sys/kernel/debug/failslab
-MOD=kgr_test_patch_12
+MOD=kgr_test_patch_failslab
 MAX=200
 
 # result K: the module's report for fail_nth=K since the mark
@@ -34,8 +34,8 @@ result() {
 start_test "allocation failures inside kgr_start_patching"
 [ -d $FAILSLAB ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
 [ -d $FAILSLAB ] || skip "no $FAILSLAB (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS)"
-load_target
-assert_eq 1 "$(fn_version 12)" "kgr_test_fn_12 before"
+load_target failslab
+assert_eq 1 "$(fn_version failslab)" "kgr_test_fn_failslab before"
 
 # last_fault_trace: the call trace of the latest injected failure
 # (failslab's verbose=2 dumps the stack into the kernel log)
@@ -86,7 +86,7 @@ while :; do
 	injected*)
 		[ $rc != 0 ] || die "fail_nth=$k: kgr_start_patching() failed, yet the module loaded"
 		grep -q "^$MOD " /proc/modules && die "fail_nth=$k: $MOD stayed loaded"
-		assert_eq 1 "$(fn_version 12)" "kgr_test_fn_12 after the failure at point $k"
+		assert_eq 1 "$(fn_version failslab)" "kgr_test_fn_failslab after the failure at point $k"
 		;;
 	"not reached, kgr_start_patching() returned 0")
 		break;;
@@ -122,6 +122,6 @@ kmsg_since_mark | grep -q "another patching not yet finalized" &&
 	die "a failed load left patching in progress"
 
 kgr_wait_finalized 45
-assert_eq 2 "$(fn_version 12)" "kgr_test_fn_12 after the clean load"
+assert_eq 2 "$(fn_version failslab)" "kgr_test_fn_failslab after the clean load"
 log "ok"
 exit 0

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A forced transition never frees code in use. A task asleep in the new
-# code of a patch (kgr_test_sleepy's kgr_test_fn_50()) holds its revert;
-# the revert is forced; the patch's module must then stay loaded for good:
-# the log says so, /sys/kernel/kgraft/kept lists it, and rmmod fails. The
-# task wakes up in that code and returns what the new code returns; the
-# next call runs the old code.
+# code of a patch (kgr_test_sleepy's kgr_test_fn_force_keep()) holds its
+# revert; the revert is forced; the patch's module must then stay loaded
+# for good: the log says so, /sys/kernel/kgraft/kept lists it, and rmmod
+# fails. The task wakes up in that code and returns what the new code
+# returns; the next call runs the old code.
 #
 # kgr-timeout: 90
 
@@ -17,12 +17,12 @@ PARM=/sys/module/$MOD/parameters
 KEPT=/sys/kernel/kgraft/kept
 
 start_test "a forced revert keeps the module of the patch it took out"
-load_target
+load_target force_keep
 [ -r $KEPT ] || die "no $KEPT"
 grep -q "^$MOD " $KEPT && die "$MOD is kept before the test"
 load_mod $MOD
 kgr_wait_finalized 10
-assert_eq 2 "$(fn_version 50)" "kgr_test_fn_50 patched"
+assert_eq 2 "$(fn_version force_keep)" "kgr_test_fn_force_keep patched"
 
 echo 1 > $PARM/hold
 cat $KGR_TEST/version > /tmp/keep.out &
@@ -49,7 +49,7 @@ assert_eq 1 "$(cat $PARM/sleepers)" "calls asleep in the new code after the reve
 echo 0 > $PARM/hold
 wait $pid
 assert_eq 2 "$(cat /tmp/keep.out)" "the call that slept in the new code"
-assert_eq 1 "$(fn_version 50)" "kgr_test_fn_50 after the revert"
+assert_eq 1 "$(fn_version force_keep)" "kgr_test_fn_force_keep after the revert"
 rmmod $MOD 2> /dev/null && die "rmmod of a kept module was allowed later"
 log "ok"
 exit 0

@@ -17,13 +17,13 @@
 SYSFS=/sys/kernel/kgraft/in_progress
 
 start_test "a transition that cannot finish is reported and can be forced"
-load_target
+load_target force force_next
 [ -f $SYSFS ] || die "no $SYSFS"
 assert_eq 0 "$(cat $SYSFS)" "$SYSFS before"
-block_trip 17 /tmp/force.out
+block_trip force /tmp/force.out
 pid=$BLOCKED_PID
 
-load_mod kgr_test_patch_17
+load_mod kgr_test_patch_force
 assert_eq 1 "$(cat $SYSFS)" "$SYSFS during the transition"
 wait_for "kmsg_since_mark | grep -q '^kgr: kgr-probe\[$pid\] holds the transition: asleep uninterruptibly'" 20 ||
 	die "the report does not name kgr-probe[$pid]"
@@ -52,8 +52,8 @@ wait_for 'grep -q "^next=" /tmp/force.out' 10 || die "kgr-probe was not released
 assert_eq "1 2" "$(sed -n 's/^trip=//p' /tmp/force.out)" "the forced trip (old, then new)"
 kill $pid; wait $pid 2>/dev/null
 
-load_mod kgr_test_patch_18
+load_mod kgr_test_patch_force_next
 kgr_wait_finalized 10
-assert_eq 2 "$(fn_version 18)" "kgr_test_fn_18 after the next patch"
+assert_eq 2 "$(fn_version force_next)" "kgr_test_fn_force_next after the next patch"
 log "ok"
 exit 0

@@ -5,20 +5,20 @@
 # (kgr_copy_process()). A child copies its parent's thread flags in
 # dup_task_struct(), long before it joins the task list; kgr_mark_all()
 # may mark the parent in between and never see the child. Here that
-# window is held open: kgr_test_target's fork_hold holds kgr-probe's
+# window is held open: kgr_test_proc's fork_hold holds kgr-probe's
 # mmap lock, so that its fork sleeps in dup_mmap(), and lets it go only
 # once kGraft has marked kgr-probe. The child then makes one trip (a
-# spin read, kgr_test_fn_N() in a loop for 2 s) while the patch's stub
+# spin read, kgr_test_fn_NAME() in a loop for 2 s) while the patch's stub
 # goes live: it must see one version only. A child left unmarked runs
 # the old function until the stub is live and the new one after it,
 # within that trip.
 #
-# The child shows something only when its trip begins before the switch
-# is allowed: if the patch opened the transition before the child left
+# The child shows something only when its trip begins before the switch is
+# allowed: if the patch opened the transition before the child left
 # fork(), the child crossed there, as it may, and its whole trip is new.
 # Such an attempt proves nothing either way and is repeated with the next
-# function (40, 43 ... 49); in the full suite about one attempt in two
-# missed (2026-12-05), so eight in a row fail the test.
+# function (fork, fork_2 ... fork_8); in the full suite about one attempt
+# in two missed (2026-12-05), so eight in a row fail the test.
 #
 # kgr-timeout: 300
 
@@ -26,13 +26,13 @@
 
 H=$KGR_TEST/fork_hold
 
-# attempt N: a held fork across kgr_test_patch_N; fails the test on a
+# attempt NAME: a held fork across kgr_test_patch_NAME; fails the test on a
 # trip with two versions; returns 1 if the trip began in the new universe
 attempt() {
 	local state
 
 	start_test "a child forked while the tasks are marked is in its parent's universe (kgr_test_fn_$1)"
-	echo "$1" > $KGR_TEST/select
+	select_fn "$1"
 	assert_eq 1 "$(cat $KGR_TEST/version)" "kgr_test_fn_$1 before"
 	kgr-probe -f spin > /tmp/fork.out 2>&1 &
 	probe=$!
@@ -57,9 +57,9 @@ attempt() {
 	[ "$(field first /tmp/fork.out)" = 1 ]
 }
 
-load_target
+load_target fork fork_2 fork_3 fork_4 fork_5 fork_6 fork_7 fork_8
 echo 2000 > $KGR_TEST/spin_ms
-for n in 40 43 44 45 46 47 48 49; do
+for n in fork fork_2 fork_3 fork_4 fork_5 fork_6 fork_7 fork_8; do
 	if attempt $n; then
 		log "ok: the child's trip began in the old universe and stayed there"
 		exit 0

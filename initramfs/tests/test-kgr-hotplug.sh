@@ -6,8 +6,8 @@
 # not hold a transition. A CPU that comes online while a transition is
 # in progress must take the new universe for its interrupts (it ran none
 # while offline), not keep the old one until finalization: the hardirq
-# and softirq timers of kgr_test_target on CPU 1 get the new
-# kgr_test_fn_27() while the transition is held.
+# and softirq timers of kgr_test_proc on CPU 1 get the new
+# kgr_test_fn_hotplug_irq() while the transition is held.
 #
 # kgr-timeout: 120
 
@@ -27,18 +27,18 @@ cpu1() {
 }
 
 start_test "parked kthreads of an offline CPU do not hold the transition"
-load_target
+load_target hotplug hotplug_irq
 cpu1 0
-load_mod kgr_test_patch_26
+load_mod kgr_test_patch_hotplug
 kgr_wait_finalized 5
 cpu1 1
-assert_eq 2 "$(fn_version 26)" "kgr_test_fn_26() after the patch"
+assert_eq 2 "$(fn_version hotplug)" "kgr_test_fn_hotplug() after the patch"
 
 start_test "a CPU that comes online during a transition runs new interrupt code"
 cpu1 0
 hold_transition /tmp/hotplug-hold.out
-echo 27 > $KGR_TEST/irq_select
-load_mod kgr_test_patch_27
+echo hotplug_irq > $KGR_TEST/irq_select
+load_mod kgr_test_patch_hotplug_irq
 cpu1 1
 echo 1 > $KGR_TEST/irq
 sleep 1

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Scenario 5: interrupt context. Timers call kgr_test_fn_11() on every CPU
+# Scenario 5: interrupt context. Timers call kgr_test_fn_irq() on every CPU
 # in hard interrupt context (hrtimer) and in softirq context (timer_list).
 # While patching starts, CPU 1 is kept busy in the kernel without
 # scheduling, so the per-CPU work of kgr_handle_irqs() cannot run there:
@@ -32,10 +32,10 @@ show_stack() {
 
 start_test "interrupt handlers switch per CPU, after that CPU's kworker ran"
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs, have $(nproc)"
-load_target
+load_target irq
 
-# the timers call kgr_test_fn_11() (test-kgr-hotplug.sh chose another)
-echo 11 > $KGR_TEST/irq_select
+# the timers call kgr_test_fn_irq() (test-kgr-hotplug.sh chose another)
+echo irq > $KGR_TEST/irq_select
 echo 1 > $KGR_TEST/irq
 sleep 1
 irq_snapshot
@@ -59,8 +59,8 @@ trap 'echo 0 > $KGR_TEST/hogging; echo $stall > $STALL
       [ -z "$thresh" ] || echo $thresh > $THRESH' EXIT
 wait_for '[ "$(cat $KGR_TEST/hogging)" = 1 ]' 5 || die "CPU 1 is not hogged"
 
-log "% insmod kgr_test_patch_11.ko (in the background, on CPU 0)"
-taskset -c 0 insmod $MODDIR/kgr_test_patch_11.ko &
+log "% insmod kgr_test_patch_irq.ko (in the background, on CPU 0)"
+taskset -c 0 insmod $MODDIR/kgr_test_patch_irq.ko &
 insmod=$!
 wait_for 'cat $KGR_TEST/irq | grep -q "^cpu=0 ctx=softirq .* last=2 " &&
 	  cat $KGR_TEST/irq | grep -q "^cpu=0 ctx=hardirq .* last=2 "' 40 ||
@@ -93,7 +93,7 @@ echo $stall > $STALL
 [ -z "$thresh" ] || echo $thresh > $THRESH
 assert_eq "cpu=1" "$(cat /tmp/hog.out)" "CPU of the hog"
 echo 2000 > $KGR_TEST/spin_ms
-wait_for 'grep -q "^kgr_test_patch_11 .*Live" /proc/modules' 10 ||
+wait_for 'grep -q "^kgr_test_patch_irq .*Live" /proc/modules' 10 ||
 	die "insmod did not complete after CPU 1 was released"
 wait_for 'cat $KGR_TEST/irq | grep -q "^cpu=1 ctx=softirq .* last=2 " &&
 	  cat $KGR_TEST/irq | grep -q "^cpu=1 ctx=hardirq .* last=2 "' 5 ||

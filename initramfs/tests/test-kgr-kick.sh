@@ -50,13 +50,13 @@ finish() {
 }
 
 start_test "a task in an ioctl() that expects to be interrupted is kicked across"
-load_target
+load_target kick
 rm -rf $DIR
 mkdir -p $DIR
 load_mod kgr_test_kick
 wait_for "[ -c /dev/kgr_test_kick ]" 10 || die "no /dev/kgr_test_kick"
 start 1
-load_mod kgr_test_patch_55
+load_mod kgr_test_patch_kick
 kgr_wait_finalized $FINAL
 for s in run1 sleep1; do
 	assert_eq 0 "$(cat /proc/$(cat $DIR/$s.pid)/kgr_in_progress)" \
@@ -64,7 +64,7 @@ for s in run1 sleep1; do
 done
 # called again after the EINTR, still inside
 wait_for "[ \$(cat $PARM/inside) = 2 ]" 10 || die "the ioctl()s were not called again"
-assert_eq 2 "$(fn_version 55)" "kgr_test_fn_55 after the transition"
+assert_eq 2 "$(fn_version kick)" "kgr_test_fn_kick after the transition"
 finish 1 1 1000
 unload_mod kgr_test_kick
 
@@ -72,7 +72,7 @@ start_test "an ioctl() of a driver that does not say so is not interrupted"
 load_mod kgr_test_kick register=0
 wait_for "[ -c /dev/kgr_test_kick ]" 10 || die "no /dev/kgr_test_kick"
 start 2
-kgr_revert kgr_test_patch_55
+kgr_revert kgr_test_patch_kick
 run=$(cat $DIR/run2.pid)
 sleep=$(cat $DIR/sleep2.pid)
 wait_for "grep -q '^$run kgr-sleeper: running' $BLOCKING &&
@@ -80,11 +80,11 @@ wait_for "grep -q '^$run kgr-sleeper: running' $BLOCKING &&
 	die "the two sleepers are not named as holding the revert: $(cat $BLOCKING)"
 cat $BLOCKING
 sleep 2
-assert_eq 0 "$(($(kgr_reverted kgr_test_patch_55) - KGR_REVERTED))" \
+assert_eq 0 "$(($(kgr_reverted kgr_test_patch_kick) - KGR_REVERTED))" \
 	"reverts finalized while the ioctl()s ran"
 finish 2 0 0
-kgr_wait_reverted kgr_test_patch_55 10
-assert_eq 1 "$(fn_version 55)" "kgr_test_fn_55 after the revert"
+kgr_wait_reverted kgr_test_patch_kick 10
+assert_eq 1 "$(fn_version kick)" "kgr_test_fn_kick after the revert"
 unload_mod kgr_test_kick
 log "ok"
 exit 0

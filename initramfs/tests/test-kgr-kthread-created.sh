@@ -17,7 +17,7 @@
 F=$KGR_TEST/kthread_new
 
 start_test "a created kthread that was not started is left asleep"
-load_target
+load_target kthread_created
 echo 1 > $F
 pid=$(field pid $F)
 [ "${pid:-0}" -gt 0 ] || die "no created kthread"
@@ -32,7 +32,7 @@ not_started() {
 	}
 }
 
-load_mod kgr_test_patch_19
+load_mod kgr_test_patch_kthread_created
 not_started "at once"
 assert_eq 1 "$(cat /proc/$pid/kgr_in_progress)" "kgr_in_progress of the created kthread"
 

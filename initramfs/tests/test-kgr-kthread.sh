@@ -12,15 +12,15 @@
 . "$(dirname "$0")/functions.sh"
 
 start_test "a kthread without a safe point holds the transition"
-load_target
-echo 9 > $KGR_TEST/select
+load_target kthread
+select_fn kthread
 echo 1 > $KGR_TEST/kthread
 cat $KGR_TEST/kthread > /tmp/kthread.out
 pid=$(field pid /tmp/kthread.out)
 [ "${pid:-0}" -gt 0 ] || die "no test kthread"
 assert_eq kgr_test_kthread "$(cat /proc/$pid/comm)" "comm of pid $pid"
 
-load_mod kgr_test_patch_9
+load_mod kgr_test_patch_kthread
 assert_eq 1 "$(cat /proc/$pid/kgr_in_progress)" "kgr_in_progress of the held kthread"
 
 wait_for 'kmsg_since_mark | grep -q "^kgr failed after timeout"' 30 ||

@@ -19,7 +19,7 @@ T=4000		# ms, the sleepers' timeout
 DELAY=1200	# ms, the gap between the nudge and the restart
 SLACK=600	# ms that a call may take beyond T under TCG
 DIR=/tmp/nudge-timeout
-P=kgr_test_patch_48
+P=kgr_test_patch_nudge_timeout
 S=/sys/module/kgr_test_slowexit/parameters
 
 # sleep_across MODE WHAT CMD...: a kgr-sleeper MODE with timeout T, asleep
@@ -48,7 +48,7 @@ sleep_across() {
 }
 
 start_test "a nudged select, pselect or ppoll keeps the end of its timeout"
-load_target
+load_target nudge_timeout
 load_mod kgr_test_slowexit ms=$DELAY
 rm -rf $DIR
 mkdir -p $DIR

@@ -8,7 +8,7 @@
 # stream socket holding 4 bytes, read(8) of a raw pty (VMIN 8) holding 4,
 # and epoll_pwait() whose temporary mask blocks a SIGUSR1 sent while it
 # sleeps. A nudge would have the reads return 4 and epoll_pwait() EINTR.
-# A kgr-probe asleep in the read of a /proc file of kgr_test_target (an
+# A kgr-probe asleep in the read of a /proc file of kgr_test_proc (an
 # interruptible trip) is not nudged either: kGraft cannot know how a
 # driver's read answers a signal.
 # A FIFO reader asleep next to them is still nudged across. Once the rest
@@ -23,7 +23,7 @@ DIR=/tmp/unseen
 BLOCKING=/sys/kernel/kgraft/blocking
 
 start_test "calls that a nudge would change are not nudged, and say why"
-load_target
+load_target nudge_unseen
 [ -r $BLOCKING ] || die "no $BLOCKING"
 rm -rf $DIR
 mkdir -p $DIR
@@ -47,14 +47,14 @@ for n in $held fifo; do
 	assert_eq S "$(awk '{ print $3 }' /proc/$pid/stat)" "state of the $n sleeper"
 done
 kill -USR1 "$(cat $DIR/epoll_masked.pid)"
-echo 51 > $KGR_TEST/select
+select_fn nudge_unseen
 echo 0 > $KGR_TEST/release
 kgr-probe trip_intr > $DIR/trip.out 2>&1 &
 trip_pid=$!
 wait_for '[ "$(cat $KGR_TEST/waiting)" = 1 ]' 10 || die "the trip did not block"
 sleep 0.5
 
-load_mod kgr_test_patch_51
+load_mod kgr_test_patch_nudge_unseen
 # a nudge would have ended them by now, with what they had
 sleep 2
 for n in $held; do

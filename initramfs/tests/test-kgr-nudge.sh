@@ -28,7 +28,7 @@ FINAL=5		# s, bound on the transition with all of them asleep
 DIR=/tmp/nudge
 
 start_test "tasks asleep in system calls are nudged across, transparently"
-load_target
+load_target nudge
 rm -rf $DIR
 mkdir -p $DIR
 
@@ -55,7 +55,7 @@ for n in $all; do
 done
 assert_eq S "$(awk '{ print $3 }' /proc/$kmsg/stat)" "state of the /proc/kmsg reader"
 
-load_mod kgr_test_patch_15
+load_mod kgr_test_patch_nudge
 kgr_wait_finalized $FINAL
 log "finalized with $(echo $all | wc -w) sleepers asleep"
 kmsg_since_mark | grep '^kgr: transition finalized'

@@ -11,8 +11,8 @@
 . "$(dirname "$0")/functions.sh"
 
 start_test "one trip into the kernel sees one version"
-load_target
-spin_across_patch spin 2 /tmp/spin.out
+load_target one_trip
+spin_across_patch spin one_trip /tmp/spin.out
 
 assert_one_trip /tmp/spin.out 1 2
 

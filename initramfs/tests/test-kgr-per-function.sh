@@ -3,11 +3,11 @@
 #
 # Function-level consistency, when a patch or the administrator settles
 # for it. A kgr-sleeper in recv(8, MSG_WAITALL) with 4 bytes (not nudged)
-# holds the transition of kgr_test_patch_53, and
+# holds the transition of kgr_test_patch_per_function, and
 # /sys/kernel/kgraft/consistency reads "task"; bad writes are refused.
 # Writing "function" finalizes the transition with the sleeper still
 # asleep, switched where it sleeps; its call still returns all 8 bytes.
-# Then a patch that sets .per_function (kgr_test_perfn, kgr_test_fn_54)
+# Then a patch that sets .per_function (kgr_test_perfn, kgr_test_fn_perfn)
 # finalizes past another such sleeper by itself. With no transition,
 # "function" is refused.
 #
@@ -19,7 +19,7 @@ DIR=/tmp/perfn
 CONS=/sys/kernel/kgraft/consistency
 
 start_test "function-level consistency switches sleepers where they sleep"
-load_target
+load_target per_function perfn
 [ -w $CONS ] || die "no $CONS"
 rm -rf $DIR
 mkdir -p $DIR
@@ -43,7 +43,7 @@ finish() {
 
 waitall held
 pid=$(cat $DIR/held.pid)
-load_mod kgr_test_patch_53
+load_mod kgr_test_patch_per_function
 wait_for "grep -q '^$pid kgr-sleeper: .*MSG_WAITALL' /sys/kernel/kgraft/blocking" 10 ||
 	die "the sleeper does not hold the transition"
 assert_eq task "$(cat $CONS)" "$CONS by default"
@@ -59,7 +59,7 @@ kgr_wait_finalized 10
 expect_log "settles for function-level consistency, as the administrator asked"
 assert_eq 0 "$(cat /proc/$pid/kgr_in_progress)" "kgr_in_progress of the switched sleeper"
 grep -q '^mode=' $DIR/held.out && die "the sleeper returned: $(cat $DIR/held.out)"
-assert_eq 2 "$(fn_version 53)" "kgr_test_fn_53 after the transition"
+assert_eq 2 "$(fn_version per_function)" "kgr_test_fn_per_function after the transition"
 finish held
 
 echo function > $CONS 2>/dev/null && die "writing function with no transition was accepted"
@@ -71,6 +71,6 @@ kgr_wait_finalized 10
 expect_log "kgr_test_perfn asks for function-level consistency"
 assert_eq 0 "$(cat /proc/$(cat $DIR/decl.pid)/kgr_in_progress)" "kgr_in_progress of the second sleeper"
 finish decl
-assert_eq 2 "$(fn_version 54)" "kgr_test_fn_54 after the transition"
+assert_eq 2 "$(fn_version perfn)" "kgr_test_fn_perfn after the transition"
 log "ok"
 exit 0

@@ -12,29 +12,29 @@
 
 . "$(dirname "$0")/functions.sh"
 
-P=kgr_test_patch_29
+P=kgr_test_patch_revert
 
 start_test "a finalized patch is reverted: old code again, its module can go"
-load_target
-assert_eq 1 "$(fn_version 29)" "kgr_test_fn_29() before the patch"
+load_target revert revert_busy
+assert_eq 1 "$(fn_version revert)" "kgr_test_fn_revert() before the patch"
 load_mod $P
 kgr_wait_finalized 30
-assert_eq 2 "$(fn_version 29)" "kgr_test_fn_29() patched"
+assert_eq 2 "$(fn_version revert)" "kgr_test_fn_revert() patched"
 [ -d "$KGR_SYS/$P" ] || die "no $KGR_SYS/$P"
 if rmmod $P 2>/dev/null; then
 	die "$P was removed while applied"
 fi
 kgr_revert $P
 kgr_wait_reverted $P 30
-assert_eq 1 "$(fn_version 29)" "kgr_test_fn_29() after the revert"
+assert_eq 1 "$(fn_version revert)" "kgr_test_fn_revert() after the revert"
 [ -e "$KGR_SYS/$P" ] && die "$KGR_SYS/$P is still there"
 unload_mod $P
 load_mod $P
 kgr_wait_finalized 30
-assert_eq 2 "$(fn_version 29)" "kgr_test_fn_29() patched again"
+assert_eq 2 "$(fn_version revert)" "kgr_test_fn_revert() patched again"
 
 start_test "a trip under way when the revert starts keeps the new code to its end"
-spin_across spin 29 /tmp/spin.out kgr_revert $P
+spin_across spin revert /tmp/spin.out kgr_revert $P
 assert_one_trip /tmp/spin.out 2 1
 kgr_wait_reverted $P 30
 unload_mod $P
@@ -48,33 +48,33 @@ for v in 0 2 x ''; do
 		die "'$v' was accepted"
 	fi
 done
-assert_eq 2 "$(fn_version 29)" "kgr_test_fn_29() after the bad requests"
+assert_eq 2 "$(fn_version revert)" "kgr_test_fn_revert() after the bad requests"
 assert_eq 0 "$(cat $KGR_SYS/in_progress)" "in_progress after the bad requests"
 
 start_test "no revert while another transition is in progress"
 hold_transition /tmp/hold.out
-load_mod kgr_test_patch_30
-log "% echo 1 > $KGR_SYS/$P/revert (must fail: kgr_test_patch_30 is in transition)"
+load_mod kgr_test_patch_revert_busy
+log "% echo 1 > $KGR_SYS/$P/revert (must fail: kgr_test_patch_revert_busy is in transition)"
 if echo 1 > "$KGR_SYS/$P/revert"; then
 	die "a revert started during another transition"
 fi
 expect_log "kgr: can't revert $P: another transition is in progress"
-log "% echo 1 > $KGR_SYS/kgr_test_patch_30/revert (must fail: its own transition)"
-if echo 1 > "$KGR_SYS/kgr_test_patch_30/revert"; then
+log "% echo 1 > $KGR_SYS/kgr_test_patch_revert_busy/revert (must fail: its own transition)"
+if echo 1 > "$KGR_SYS/kgr_test_patch_revert_busy/revert"; then
 	die "a patch was reverted during its own transition"
 fi
 release_hold /tmp/hold.out
 kgr_wait_finalized 30
-assert_eq 2 "$(fn_version 29)" "kgr_test_fn_29() after the refused revert"
-assert_eq 2 "$(fn_version 30)" "kgr_test_fn_30() patched"
+assert_eq 2 "$(fn_version revert)" "kgr_test_fn_revert() after the refused revert"
+assert_eq 2 "$(fn_version revert_busy)" "kgr_test_fn_revert_busy() patched"
 # the next valid requests succeed
-kgr_revert kgr_test_patch_30
-kgr_wait_reverted kgr_test_patch_30 30
-unload_mod kgr_test_patch_30
-assert_eq 1 "$(fn_version 30)" "kgr_test_fn_30() reverted"
+kgr_revert kgr_test_patch_revert_busy
+kgr_wait_reverted kgr_test_patch_revert_busy 30
+unload_mod kgr_test_patch_revert_busy
+assert_eq 1 "$(fn_version revert_busy)" "kgr_test_fn_revert_busy() reverted"
 
 start_test "revert and re-apply under stress: no mixed trip"
-echo 29 > $KGR_TEST/select
+select_fn revert
 echo 5 > $KGR_TEST/spin_ms
 hammers_start 4 -a
 sleep 1
@@ -88,6 +88,6 @@ hammers_stop_flips 4 2
 kgr_revert $P
 kgr_wait_reverted $P 60
 unload_mod $P
-assert_eq 1 "$(fn_version 29)" "kgr_test_fn_29() at the end"
+assert_eq 1 "$(fn_version revert)" "kgr_test_fn_revert() at the end"
 log "ok"
 exit 0

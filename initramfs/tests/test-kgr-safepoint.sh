@@ -4,9 +4,9 @@
 # A safe point inside a function of the patch is not a safe point. The
 # kthread kgr_test_deep loops over kgr_test_deep(), which sleeps 100 ms,
 # passes kthread_should_stop() in its middle, then calls
-# kgr_test_fn_28(); kgr_test_patch_deep replaces both in one patch. Each
+# kgr_test_deep_inner(); kgr_test_patch_deep replaces both in one patch. Each
 # round must be all old or all new: a kthread that ran the old
-# kgr_test_deep() gets the old kgr_test_fn_28() from it, and crosses at
+# kgr_test_deep() gets the old kgr_test_deep_inner() from it, and crosses at
 # the safe point of its loop, outside it.
 #
 # kgr-timeout: 90

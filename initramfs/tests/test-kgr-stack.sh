@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Stacking. kgr_test_fn_33() returns 1; kgr_test_patch_33 makes it 2,
+# Stacking. kgr_test_fn_stack() returns 1; kgr_test_patch_stack makes it 2,
 # kgr_test_stack, loaded on top, 3. While the second patch is in
 # transition, a caller still in the old universe gets the first patch's
 # version (2), not the function's own (1). Patches revert last in, first
@@ -12,45 +12,45 @@
 
 . "$(dirname "$0")/functions.sh"
 
-A=kgr_test_patch_33
+A=kgr_test_patch_stack
 B=kgr_test_stack
 
 start_test "a patched function is patched again; old callers get the previous patch"
-load_target
+load_target stack
 load_mod $A
 kgr_wait_finalized 30
-assert_eq 2 "$(fn_version 33)" "kgr_test_fn_33() with $A"
+assert_eq 2 "$(fn_version stack)" "kgr_test_fn_stack() with $A"
 
 start_test "a trip under way when the second patch loads keeps the first patch's version"
-spin_across spin 33 /tmp/spin.out load_mod $B
+spin_across spin stack /tmp/spin.out load_mod $B
 # the first patch's version to the end of the trip, the second's after
 assert_one_trip /tmp/spin.out 2 3
 kgr_wait_finalized 30
-assert_eq 3 "$(fn_version 33)" "kgr_test_fn_33() with $A and $B"
-assert_eq "kgr_test_fn_33 kgr_test_target 0 applied" "$(cat $KGR_SYS/$B/state)" "state of $B"
+assert_eq 3 "$(fn_version stack)" "kgr_test_fn_stack() with $A and $B"
+assert_eq "kgr_test_fn_stack kgr_test_target_stack 0 applied" "$(cat $KGR_SYS/$B/state)" "state of $B"
 
 start_test "patches revert last in, first out"
 log "% echo 1 > $KGR_SYS/$A/revert (must fail: $B is on top of it)"
 if echo 1 > "$KGR_SYS/$A/revert"; then
 	die "$A was reverted under $B"
 fi
-expect_log "kgr: can't revert $A: a later patch of kgr_test_fn_33 is applied; revert that one first"
-assert_eq 3 "$(fn_version 33)" "kgr_test_fn_33() after the refused revert"
+expect_log "kgr: can't revert $A: a later patch of kgr_test_fn_stack is applied; revert that one first"
+assert_eq 3 "$(fn_version stack)" "kgr_test_fn_stack() after the refused revert"
 
 start_test "a trip under way when the top patch is reverted keeps its version"
-spin_across spin 33 /tmp/spin.out kgr_revert $B
+spin_across spin stack /tmp/spin.out kgr_revert $B
 # the second patch's version to the end of the trip, the first's after
 assert_one_trip /tmp/spin.out 3 2
 kgr_wait_reverted $B 30
 unload_mod $B
-assert_eq 2 "$(fn_version 33)" "kgr_test_fn_33() with $A alone"
+assert_eq 2 "$(fn_version stack)" "kgr_test_fn_stack() with $A alone"
 kgr_revert $A
 kgr_wait_reverted $A 30
 unload_mod $A
-assert_eq 1 "$(fn_version 33)" "kgr_test_fn_33() with no patch"
+assert_eq 1 "$(fn_version stack)" "kgr_test_fn_stack() with no patch"
 
 start_test "stacking under stress: no mixed trip"
-echo 33 > $KGR_TEST/select
+select_fn stack
 echo 5 > $KGR_TEST/spin_ms
 hammers_start 4 -a
 sleep 1

@@ -17,7 +17,7 @@ DIR=/tmp/stopped
 CG=/sys/fs/cgroup
 
 start_test "stopped, traced and frozen tasks do not hold the transition"
-load_target
+load_target stopped
 rm -rf $DIR
 mkdir -p $DIR
 
@@ -51,7 +51,7 @@ wait_for "[ \$(state $stopped) = T ]" 10 || die "pid $stopped did not stop"
 assert_eq t "$(state $tracee)" "state of the tracee $tracee"
 log "stopped $stopped, traced $tracee (tracer $tracer), frozen $frozen"
 
-load_mod kgr_test_patch_16
+load_mod kgr_test_patch_stopped
 kgr_wait_finalized $FINAL
 kmsg_since_mark | grep '^kgr: transition finalized'
 assert_eq T "$(state $stopped)" "state of the stopped task at finalization"

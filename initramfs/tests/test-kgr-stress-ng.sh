@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Scenario 6, second run: Debian's stress-ng (copied into the initramfs
-# with its libraries) loads the guest independently of kGraft -- fork/exit,
-# pipe ping-pong, CPU and system call stressors -- while 8 kgr-hammer
-# processes call the patched function and patching starts and finalizes.
-# Afterwards: stress-ng completed successfully, no mixed or new-to-old
-# trip, kgr_test_fn_14() patched; "make check" adds: no console warnings.
+# with its libraries) loads the guest independently of kGraft --
+# fork/exit, pipe ping-pong, CPU and system call stressors -- while 8
+# kgr-hammer processes call the patched function and patching starts and
+# finalizes. Afterwards: stress-ng completed successfully, no mixed or
+# new-to-old trip, kgr_test_fn_stress_ng() patched; "make check" adds: no
+# console warnings.
 #
 # kgr-timeout: 300
 
@@ -17,8 +18,8 @@ STRESS_SECS=90
 
 start_test "patching while stress-ng loads the guest"
 command -v stress-ng > /dev/null || skip "no stress-ng in the initramfs (apt-get install stress-ng)"
-load_target
-echo 14 > $KGR_TEST/select
+load_target stress_ng
+select_fn stress_ng
 echo 5 > $KGR_TEST/spin_ms
 rm -f /tmp/stress-ng.out
 mkdir -p /tmp/stress-ng && cd /tmp/stress-ng || die "no /tmp/stress-ng"
@@ -31,7 +32,7 @@ sleep 5
 grep -q '^exit=' /tmp/stress-ng.out 2>/dev/null &&
 	{ cat /tmp/stress-ng.out; die "stress-ng ended early"; }
 
-load_mod kgr_test_patch_14
+load_mod kgr_test_patch_stress_ng
 kgr_wait_finalized 120
 grep -q '^exit=' /tmp/stress-ng.out 2>/dev/null &&
 	log "note: stress-ng ended before patching finalized"
@@ -43,6 +44,6 @@ sed 's/^/kgr-test: stress-ng: /' /tmp/stress-ng.out
 assert_eq "exit=0" "$(grep '^exit=' /tmp/stress-ng.out)" "stress-ng's exit status"
 
 log "$NHAMMER hammers, $HAMMER_TRIPS trips in all, next to stress-ng"
-assert_eq 2 "$(fn_version 14)" "kgr_test_fn_14 after finalization"
+assert_eq 2 "$(fn_version stress_ng)" "kgr_test_fn_stress_ng after finalization"
 log "ok"
 exit 0

@@ -14,18 +14,18 @@
 NPROC=32
 
 start_test "stress: $NPROC processes hammer the patched function"
-load_target
-echo 10 > $KGR_TEST/select
+load_target stress
+select_fn stress
 echo 5 > $KGR_TEST/spin_ms
 hammers_start $NPROC
 sleep 2
 
-load_mod kgr_test_patch_10
+load_mod kgr_test_patch_stress
 kgr_wait_finalized 90
 sleep 2
 hammers_stop $NPROC
 wait		# reap them: they have all exited
 log "$NPROC hammers, $HAMMER_TRIPS trips in all"
-[ "$(fn_version 10)" = 2 ] || die "kgr_test_fn_10() is not patched"
+[ "$(fn_version stress)" = 2 ] || die "kgr_test_fn_stress() is not patched"
 log "ok"
 exit 0

@@ -6,7 +6,7 @@
 # that function with no position is refused with a clear error and
 # patches neither; named with its module and position 2
 # (kgr_test_dup_pos) it patches the one of file b alone; position 3 does
-# not exist and is refused. kgr_test_newdup patches kgr_test_fn_22()
+# not exist and is refused. kgr_test_newdup patches kgr_test_fn_symbols()
 # with a replacement that has a namesake returning 3, linked before it:
 # the callers must reach the replacement the patch gives (2), which
 # kGraft knows by its address.
@@ -15,7 +15,7 @@
 
 . "$(dirname "$0")/functions.sh"
 
-load_target
+load_target symbols
 load_mod kgr_test_dup
 DUP=/proc/kgr_test_dup
 
@@ -39,9 +39,9 @@ assert_eq 2 "$(cat $DUP/b)" "kgr_test_dup_fn() of b after finalization"
 start_test "symbols: the replacement is the function the patch gives"
 load_mod kgr_test_newdup
 expect_log "kgr_test_newdup: the namesake returns 3"
-assert_eq 2 "$(fn_version 22)" "kgr_test_fn_22() after the patch"
+assert_eq 2 "$(fn_version symbols)" "kgr_test_fn_symbols() after the patch"
 kgr_wait_finalized 45
-assert_eq 2 "$(fn_version 22)" "kgr_test_fn_22() after finalization"
+assert_eq 2 "$(fn_version symbols)" "kgr_test_fn_symbols() after finalization"
 
 log "ok"
 exit 0

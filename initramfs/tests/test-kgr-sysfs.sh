@@ -11,25 +11,25 @@
 
 . "$(dirname "$0")/functions.sh"
 
-P=kgr_test_patch_31
+P=kgr_test_patch_sysfs
 D=$KGR_SYS/$P
 
 start_test "each patch shows its functions and state; patching taints the kernel"
-load_target
+load_target sysfs
 hold_transition /tmp/hold.out
 load_mod $P
-assert_eq "kgr_test_fn_31 kgr_test_target 0 patching" "$(cat $D/state)" "$D/state during the transition"
+assert_eq "kgr_test_fn_sysfs kgr_test_target_sysfs 0 patching" "$(cat $D/state)" "$D/state during the transition"
 assert_eq $P "$(cat $D/owner)" "$D/owner"
 release_hold /tmp/hold.out
 kgr_wait_finalized 30
-assert_eq "kgr_test_fn_31 kgr_test_target 0 applied" "$(cat $D/state)" "$D/state after finalization"
+assert_eq "kgr_test_fn_sysfs kgr_test_target_sysfs 0 applied" "$(cat $D/state)" "$D/state after finalization"
 tainted=$(cat /proc/sys/kernel/tainted)
 log "tainted=$tainted"
 [ $((tainted & 32768)) -ne 0 ] || die "TAINT_LIVEPATCH (32768) is not set: tainted=$tainted"
 
 hold_transition /tmp/hold.out
 kgr_revert $P
-assert_eq "kgr_test_fn_31 kgr_test_target 0 reverting" "$(cat $D/state)" "$D/state during the revert"
+assert_eq "kgr_test_fn_sysfs kgr_test_target_sysfs 0 reverting" "$(cat $D/state)" "$D/state during the revert"
 release_hold /tmp/hold.out
 kgr_wait_reverted $P 30
 [ -e "$D" ] && die "$D is still there after the revert"

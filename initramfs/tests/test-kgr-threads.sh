@@ -11,8 +11,8 @@
 . "$(dirname "$0")/functions.sh"
 
 start_test "a non-leader thread in the kernel stays in the old universe"
-load_target
-echo 3 > $KGR_TEST/select
+load_target threads
+select_fn threads
 echo 6000 > $KGR_TEST/spin_ms
 
 kgr-probe -t -w spin > /tmp/thread.out 2>&1 &
@@ -25,7 +25,7 @@ f=/proc/$pid/task/$tid/kgr_in_progress
 assert_eq 0 "$(cat $f)" "$f before patching"
 sleep 1
 
-load_mod kgr_test_patch_3
+load_mod kgr_test_patch_threads
 assert_eq 1 "$(cat $f)" "$f of the thread in the kernel"
 
 wait_for 'grep -q "^next=" /tmp/thread.out' 30 || die "kgr-probe did not finish"

@@ -11,11 +11,11 @@
 
 . "$(dirname "$0")/functions.sh"
 
-P=kgr_test_patch_32
+P=kgr_test_patch_tool
 
 start_test "kgr status, check, patches and blocking follow a transition"
 command -v kgr > /dev/null || die "no kgr on the PATH"
-load_target
+load_target tool
 assert_eq ready "$(kgr status)" "kgr status with no transition"
 kgr check > /tmp/kgr.out || die "kgr check failed with no transition: $(cat /tmp/kgr.out)"
 
@@ -35,7 +35,7 @@ grep -q "kgr_test_" /tmp/blocking.out ||
 	die "kgr blocking -v shows no kernel stack of the holder: $(cat /tmp/blocking.out)"
 kgr patches > /tmp/patches.out
 grep -q "^$P$" /tmp/patches.out || die "kgr patches does not list $P"
-grep -q "^    kgr_test_fn_32 kgr_test_target 0 patching$" /tmp/patches.out ||
+grep -q "^    kgr_test_fn_tool kgr_test_target_tool 0 patching$" /tmp/patches.out ||
 	die "kgr patches: no state line for $P: $(cat /tmp/patches.out)"
 
 release_hold /tmp/hold.out

@@ -20,7 +20,7 @@ FINAL=10
 DIR=/tmp/uring
 
 start_test "io_uring's workers and SQPOLL thread cross without a nudge"
-load_target
+load_target uring
 rm -rf $DIR
 mkdir -p $DIR
 mkfifo $DIR/go
@@ -49,7 +49,7 @@ for t in $(iou_threads); do
 done
 grep -q '^cqe=' $DIR/out && die "a read completed before its data: $(cat $DIR/out)"
 
-load_mod kgr_test_patch_52
+load_mod kgr_test_patch_uring
 kgr_wait_finalized $FINAL
 kmsg_since_mark | grep '^kgr: transition finalized'
 for t in $(iou_threads); do

@@ -12,17 +12,25 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)	# M= must be absolute
-cp "$here/Kbuild" "$here"/*.c "$here"/*.h "$out/"
-# kgr_test_patch_N replaces kgr_test_fn_N(); the number of target
-# functions is KGR_TEST_NFN in kgr_test.h.
-nfn=$(sed -n 's/^#define KGR_TEST_NFN[[:space:]]*\([0-9]*\).*/\1/p' "$here/kgr_test.h")
-n=1
-while [ "$n" -le "$nfn" ]; do
-	printf '#define KGR_TEST_FN %d\n#include "kgr_test_patch.c"\n' "$n" \
-		> "$out/kgr_test_patch_$n.c.tmp"
-	cmp -s "$out/kgr_test_patch_$n.c.tmp" "$out/kgr_test_patch_$n.c" 2>/dev/null ||
-		mv "$out/kgr_test_patch_$n.c.tmp" "$out/kgr_test_patch_$n.c"
-	rm -f "$out/kgr_test_patch_$n.c.tmp"
-	n=$((n + 1))
+cp "$here/Kbuild" "$here/scenarios.list" "$here"/*.c "$here"/*.h "$out/"
+
+# gen FILE TEMPLATE NAME: FILE defines KGR_TEST_SCN as NAME and includes
+# TEMPLATE; rewritten only when it changes, so that make keeps the module
+gen() {
+	printf '#define KGR_TEST_SCN %s\n#include "%s"\n' "$3" "$2" > "$1.tmp"
+	if cmp -s "$1.tmp" "$1"; then
+		rm -f "$1.tmp"
+	else
+		mv "$1.tmp" "$1"
+	fi
+}
+
+names=$(sed -n 's/^\([a-z0-9_][a-z0-9_]*\).*/\1/p' "$here/scenarios.list")
+for n in $names; do
+	[ ${#n} -le 32 ] || { echo "$0: scenario name longer than 32: $n" >&2; exit 1; }
+	gen "$out/kgr_test_target_$n.c" kgr_test_fn.c "$n"
+	gen "$out/kgr_test_patch_$n.c" kgr_test_patch.c "$n"
 done
+dups=$(printf '%s\n' $names | sort | uniq -d)
+[ -z "$dups" ] || { echo "$0: scenario listed twice: $dups" >&2; exit 1; }
 make -C "$ksrc" ARCH=x86_64 M="$out" modules

@@ -2,7 +2,7 @@
 /*
  * kgr_test_direct_user -- another user of ftrace's direct calls, as a BPF
  * trampoline is one, without BPF: at load it attaches a direct call to
- * the function named by 'fn' (kgr_test_fn_47 unless set) with
+ * the function named by 'fn' (kgr_test_fn_direct_share unless set) with
  * register_ftrace_direct_multi(), and takes it off at unload. Its
  * trampoline counts the calls ('calls') and returns to the address on
  * top of its stack: the function's body, or the code that a handler
@@ -18,7 +18,7 @@
 #include <asm/asm.h>
 #include <asm/linkage.h>
 
-static char *fn = "kgr_test_fn_47";
+static char *fn = "kgr_test_fn_direct_share";
 module_param(fn, charp, 0400);
 MODULE_PARM_DESC(fn, "the function to attach a direct call to");
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kgr_test_newdup -- a kGraft patch of kgr_test_fn_22() whose replacement,
- * kgr_test_newdup_new() of kgr_test_newdup_b.c, shares its name with a
- * static function of kgr_test_newdup_a.c (this file, linked first) that
- * returns 3. kGraft must send the callers to the replacement the patch
- * gives (by its address), not to the first function of that name.
+ * kgr_test_newdup -- a kGraft patch of kgr_test_fn_symbols() whose
+ * replacement, kgr_test_newdup_new() of kgr_test_newdup_b.c, shares its
+ * name with a static function of kgr_test_newdup_a.c (this file, linked
+ * first) that returns 3. kGraft must send the callers to the replacement
+ * the patch gives (by its address), not to the first function of that
+ * name.
  */
 #include <linux/module.h>
 

@@ -10,11 +10,11 @@ static noinline int kgr_test_newdup_new(void)
 {
 	return KGR_TEST_NEW;
 }
-KGR_PATCHED_FUNCTION(patch, kgr_test_fn_22, kgr_test_newdup_new);
+KGR_PATCHED_FUNCTION(patch, kgr_test_fn_symbols, kgr_test_newdup_new);
 
 static struct kgr_patch patch = {
 	.patches = {
-		KGR_PATCH(kgr_test_fn_22),
+		KGR_PATCH(kgr_test_fn_symbols),
 		KGR_PATCH_END
 	}
 };

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kgr_test_patch_N -- a kGraft patch making kgr_test_fn_N() of
- * kgr_test_target return KGR_TEST_NEW. build.sh generates one source per
- * N: "#define KGR_TEST_FN N" followed by an #include of this file.
+ * kgr_test_patch_NAME -- a kGraft patch making kgr_test_fn_NAME() of
+ * kgr_test_target_NAME return KGR_TEST_NEW. build.sh generates one
+ * source per line of scenarios.list: "#define KGR_TEST_SCN NAME"
+ * followed by an #include of this file.
  *
  * Unlike the RFC's sample it fails to load when kgr_start_patching()
  * fails. It has a module_exit, so that it can be removed once its patch
@@ -16,17 +17,13 @@
  */
 #include <linux/kgr.h>
 #include <linux/module.h>
+#include <linux/stringify.h>
 
 #include "kgr_test.h"
 
-#ifndef KGR_TEST_FN
-#error "KGR_TEST_FN must name the function number to patch"
+#ifndef KGR_TEST_SCN
+#error "KGR_TEST_SCN must name the scenario whose function to patch"
 #endif
-
-#define KGR_TEST_CAT_(a, b)	a ## b
-#define KGR_TEST_CAT(a, b)	KGR_TEST_CAT_(a, b)
-#define KGR_TEST_OLD_FN		KGR_TEST_CAT(kgr_test_fn_, KGR_TEST_FN)
-#define KGR_TEST_NEW_FN		KGR_TEST_CAT(kgr_test_fn_new_, KGR_TEST_FN)
 
 /* indirections, so that the macros' # and ## see the expanded names */
 #define KGR_TEST_PATCHED(patch, old, new)	KGR_PATCHED_FUNCTION(patch, old, new)
@@ -99,5 +96,5 @@ static void __exit kgr_test_patch_exit(void)
 {
 }
 module_exit(kgr_test_patch_exit);
-MODULE_DESCRIPTION("kGraft test patch for kgr_test_target");
+MODULE_DESCRIPTION("kGraft test patch of kgr_test_fn_" __stringify(KGR_TEST_SCN) "()");
 MODULE_LICENSE("GPL");

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kgr_test_patch_deep -- one kGraft patch of two functions of
- * kgr_test_target: kgr_test_deep(), which has a kthread safe point in
- * its middle, and kgr_test_fn_28(), which it calls after that point.
+ * kgr_test_proc: kgr_test_deep(), which has a kthread safe point in
+ * its middle, and kgr_test_deep_inner(), which it calls after that point.
  * The new kgr_test_deep() reports new versions for both.
  */
 #include <linux/kgr.h>
@@ -19,16 +19,16 @@ static noinline int kgr_test_deep_new(int *inner)
 }
 KGR_PATCHED_FUNCTION(patch, kgr_test_deep, kgr_test_deep_new);
 
-static noinline int kgr_test_deep_fn_28_new(void)
+static noinline int kgr_test_deep_inner_new(void)
 {
 	return KGR_TEST_NEW;
 }
-KGR_PATCHED_FUNCTION(patch, kgr_test_fn_28, kgr_test_deep_fn_28_new);
+KGR_PATCHED_FUNCTION(patch, kgr_test_deep_inner, kgr_test_deep_inner_new);
 
 static struct kgr_patch patch = {
 	.patches = {
 		KGR_PATCH(kgr_test_deep),
-		KGR_PATCH(kgr_test_fn_28),
+		KGR_PATCH(kgr_test_deep_inner),
 		KGR_PATCH_END
 	}
 };

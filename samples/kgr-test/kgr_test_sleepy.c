@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kgr_test_sleepy -- a patch of kgr_test_fn_50() whose new code a task can
- * be made to sleep in: while the parameter 'hold' is 1, a call of the new
- * function waits inside it (uninterruptibly, in 10-ms naps), counted in
- * 'sleepers'. Such a task holds a revert of the patch for as long as it
- * sleeps; if the revert is forced, the module must stay loaded, or the
- * task would wake up in freed code.
+ * kgr_test_sleepy -- a patch of kgr_test_fn_force_keep() whose new code a
+ * task can be made to sleep in: while the parameter 'hold' is 1, a call
+ * of the new function waits inside it (uninterruptibly, in 10-ms naps),
+ * counted in 'sleepers'. Such a task holds a revert of the patch for as
+ * long as it sleeps; if the revert is forced, the module must stay
+ * loaded, or the task would wake up in freed code.
  */
 #include <linux/delay.h>
 #include <linux/kgr.h>
@@ -21,7 +21,7 @@ static int sleepers;
 module_param(sleepers, int, 0400);
 MODULE_PARM_DESC(sleepers, "calls asleep in the new function");
 
-static noinline int kgr_test_fn_new_50(void)
+static noinline int kgr_test_fn_new_force_keep(void)
 {
 	if (READ_ONCE(hold)) {
 		WRITE_ONCE(sleepers, sleepers + 1);
@@ -31,11 +31,11 @@ static noinline int kgr_test_fn_new_50(void)
 	}
 	return KGR_TEST_NEW;
 }
-KGR_PATCHED_FUNCTION(patch, kgr_test_fn_50, kgr_test_fn_new_50);
+KGR_PATCHED_FUNCTION(patch, kgr_test_fn_force_keep, kgr_test_fn_new_force_keep);
 
 static struct kgr_patch patch = {
 	.patches = {
-		KGR_PATCH(kgr_test_fn_50),
+		KGR_PATCH(kgr_test_fn_force_keep),
 		KGR_PATCH_END
 	}
 };

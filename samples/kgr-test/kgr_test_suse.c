@@ -4,7 +4,7 @@
  * struct kgr_patch with its name and owner, entries made by
  * KGR_PATCH(name, new), KGR_PATCH_OBJ() and KGR_PATCH_OBJPOS() with no
  * declaration of their own, kgr_patch_kernel() and kgr_patch_remove().
- * It patches kgr_test_fn_38() of kgr_test_target, kgr_test_mod_fn() of
+ * It patches kgr_test_fn_api() of kgr_test_target_api, kgr_test_mod_fn() of
  * kgr_test_mod and the first kgr_test_dup_fn() of kgr_test_dup; each
  * version returns 2. Its directory is /sys/kernel/kgraft/kgr_test_suse_api.
  */
@@ -13,7 +13,7 @@
 
 #include "kgr_test.h"
 
-static noinline int kgr_test_suse_fn_38(void)
+static noinline int kgr_test_suse_fn_api(void)
 {
 	return KGR_TEST_NEW;
 }
@@ -32,7 +32,7 @@ static struct kgr_patch patch = {
 	.name = "kgr_test_suse_api",
 	.owner = THIS_MODULE,
 	.patches = {
-		KGR_PATCH(kgr_test_fn_38, kgr_test_suse_fn_38),
+		KGR_PATCH(kgr_test_fn_api, kgr_test_suse_fn_api),
 		KGR_PATCH_OBJ(kgr_test_mod_fn, kgr_test_suse_mod_fn,
 			      "kgr_test_mod"),
 		KGR_PATCH_OBJPOS(kgr_test_dup_fn, kgr_test_suse_dup_fn,

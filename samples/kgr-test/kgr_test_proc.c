@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kgr_test_target -- functions for the kGraft tests to patch, and a /proc
- * interface through which user space calls them.
+ * kgr_test_proc -- a /proc interface through which the kGraft tests call
+ * the functions they patch, from user space, kthreads and interrupts.
  *
- * kgr_test_fn_1() ... kgr_test_fn_KGR_TEST_NFN() return KGR_TEST_OLD;
- * kgr_test_patch_N makes kgr_test_fn_N() return KGR_TEST_NEW. The files
- * in /proc/kgr_test/ call the function chosen with 'select':
+ * The functions live in the test scenarios' own modules: each line NAME
+ * of scenarios.list gives a module kgr_test_target_NAME that exports
+ * kgr_test_fn_NAME(), which returns KGR_TEST_OLD, and a patch module
+ * kgr_test_patch_NAME that makes it return KGR_TEST_NEW. The files in
+ * /proc/kgr_test/ call the function chosen with 'select':
  *
- *   select   write N: the function the files below call (default 1)
+ *   select   write NAME: the function the files below call, from now on;
+ *            kgr_test_target_NAME must be loaded (-ENOENT otherwise),
+ *            and stays held (its refcount) until this module is removed.
+ *            Before the first select the calls return 0.  read: NAME
  *   version  read: "V\n", from one call
  *   trip     read: one call, then sleep until released, then a second
  *            call, all in one system call: "V1 V2\n".  The sleep is
@@ -44,8 +49,8 @@
  *            read: "pid=P started=S", S 1 once its function has run
  *   irq      write 1: start, on every online CPU, a pinned hrtimer that
  *            expires in hard interrupt context and a pinned timer_list
- *            timer (softirq), each calling kgr_test_fn_N() every
- *            KGR_TEST_IRQ_MS, N as irq_select says; write 0: stop them.
+ *            timer (softirq), each calling kgr_test_fn_NAME() every
+ *            KGR_TEST_IRQ_MS, NAME as irq_select says; write 0: stop them.
  *            read: one line per CPU and context: "cpu=C ctx=hardirq|softirq
  *            calls=N first=F last=L old2new=A new2old=B wrongctx=W",
  *            W counting calls that found themselves in the wrong context
@@ -53,11 +58,12 @@
  *   deep     write 1: start (once) the kthread "kgr_test_deep", which
  *            loops: a safe point (kthread_should_stop()), then a call of
  *            kgr_test_deep(), which sleeps 100 ms, passes a safe point
- *            of its own in its middle and then calls kgr_test_fn_28();
+ *            of its own in its middle and then calls kgr_test_deep_inner();
  *            write 0: stop it. kgr_test_patch_deep replaces both.
  *            read: "rounds=N old=A new=B mixed=M": rounds whose outer and
  *            inner versions were both old, both new, or mixed
- *   irq_select  write N: the function the irq timers call (default 11)
+ *   irq_select  write NAME: the function the irq timers call, as select
+ *            does for the other files (0 before the first irq_select)
  *   hog      read: loop in the kernel for spin_ms on the CPU the reader
  *            runs on, with interrupts on but never scheduling, so that
  *            no other task (the per-CPU kworkers included) runs on that
@@ -83,6 +89,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/bottom_half.h>
+#include <linux/ctype.h>
 #include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
@@ -90,12 +97,14 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
+#include <linux/list.h>
 #include <linux/mmap_lock.h>
 #include <linux/module.h>
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/timer.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
@@ -103,92 +112,93 @@
 #include "kgr_test.h"
 
 /*
- * Each function counts its calls in a variable of its own, so that the
- * compiler cannot fold them into one (gcc's -fipa-icf).
+ * A function selected once: kgr_test_fn_NAME() of kgr_test_target_NAME,
+ * found with symbol_get(), which holds that module until this one goes.
  */
-#define KGR_TEST_FN_DEFINE(n)					\
-	static unsigned long kgr_test_calls_##n;		\
-	noinline int kgr_test_fn_##n(void)			\
-	{							\
-		WRITE_ONCE(kgr_test_calls_##n,			\
-			   READ_ONCE(kgr_test_calls_##n) + 1);	\
-		return KGR_TEST_OLD;				\
-	}
-
-KGR_TEST_FN_DEFINE(1)
-KGR_TEST_FN_DEFINE(2)
-KGR_TEST_FN_DEFINE(3)
-KGR_TEST_FN_DEFINE(4)
-KGR_TEST_FN_DEFINE(5)
-KGR_TEST_FN_DEFINE(6)
-KGR_TEST_FN_DEFINE(7)
-KGR_TEST_FN_DEFINE(8)
-KGR_TEST_FN_DEFINE(9)
-KGR_TEST_FN_DEFINE(10)
-KGR_TEST_FN_DEFINE(11)
-KGR_TEST_FN_DEFINE(12)
-KGR_TEST_FN_DEFINE(13)
-KGR_TEST_FN_DEFINE(14)
-KGR_TEST_FN_DEFINE(15)
-KGR_TEST_FN_DEFINE(16)
-KGR_TEST_FN_DEFINE(17)
-KGR_TEST_FN_DEFINE(18)
-KGR_TEST_FN_DEFINE(19)
-KGR_TEST_FN_DEFINE(20)
-KGR_TEST_FN_DEFINE(21)
-KGR_TEST_FN_DEFINE(22)
-KGR_TEST_FN_DEFINE(23)
-KGR_TEST_FN_DEFINE(24)
-KGR_TEST_FN_DEFINE(25)
-KGR_TEST_FN_DEFINE(26)
-KGR_TEST_FN_DEFINE(27)
-KGR_TEST_FN_DEFINE(28)
-KGR_TEST_FN_DEFINE(29)
-KGR_TEST_FN_DEFINE(30)
-KGR_TEST_FN_DEFINE(31)
-KGR_TEST_FN_DEFINE(32)
-KGR_TEST_FN_DEFINE(33)
-KGR_TEST_FN_DEFINE(34)
-KGR_TEST_FN_DEFINE(35)
-KGR_TEST_FN_DEFINE(36)
-KGR_TEST_FN_DEFINE(37)
-KGR_TEST_FN_DEFINE(38)
-KGR_TEST_FN_DEFINE(39)
-KGR_TEST_FN_DEFINE(40)
-KGR_TEST_FN_DEFINE(41)
-KGR_TEST_FN_DEFINE(42)
-KGR_TEST_FN_DEFINE(43)
-KGR_TEST_FN_DEFINE(44)
-KGR_TEST_FN_DEFINE(45)
-KGR_TEST_FN_DEFINE(46)
-KGR_TEST_FN_DEFINE(47)
-KGR_TEST_FN_DEFINE(48)
-KGR_TEST_FN_DEFINE(49)
-KGR_TEST_FN_DEFINE(50)
-KGR_TEST_FN_DEFINE(51)
-KGR_TEST_FN_DEFINE(52)
-KGR_TEST_FN_DEFINE(53)
-KGR_TEST_FN_DEFINE(54)
-KGR_TEST_FN_DEFINE(55)
-
-static int (*const kgr_test_fns[KGR_TEST_NFN])(void) = {
-	kgr_test_fn_1, kgr_test_fn_2, kgr_test_fn_3, kgr_test_fn_4,
-	kgr_test_fn_5, kgr_test_fn_6, kgr_test_fn_7, kgr_test_fn_8,
-	kgr_test_fn_9, kgr_test_fn_10, kgr_test_fn_11, kgr_test_fn_12,
-	kgr_test_fn_13, kgr_test_fn_14, kgr_test_fn_15, kgr_test_fn_16,
-	kgr_test_fn_17, kgr_test_fn_18, kgr_test_fn_19, kgr_test_fn_20,
-	kgr_test_fn_21, kgr_test_fn_22, kgr_test_fn_23, kgr_test_fn_24,
-	kgr_test_fn_25, kgr_test_fn_26, kgr_test_fn_27, kgr_test_fn_28,
-	kgr_test_fn_29, kgr_test_fn_30, kgr_test_fn_31, kgr_test_fn_32,
-	kgr_test_fn_33, kgr_test_fn_34, kgr_test_fn_35, kgr_test_fn_36,
-	kgr_test_fn_37, kgr_test_fn_38, kgr_test_fn_39, kgr_test_fn_40,
-	kgr_test_fn_41, kgr_test_fn_42, kgr_test_fn_43, kgr_test_fn_44,
-	kgr_test_fn_45, kgr_test_fn_46, kgr_test_fn_47, kgr_test_fn_48,
-	kgr_test_fn_49, kgr_test_fn_50, kgr_test_fn_51, kgr_test_fn_52,
-	kgr_test_fn_53, kgr_test_fn_54, kgr_test_fn_55,
+struct kgr_test_fn {
+	struct list_head list;
+	int (*fn)(void);
+	char name[KGR_TEST_NAME_MAX + 1];
 };
 
-static unsigned int kgr_test_selected = 1;
+static LIST_HEAD(kgr_test_fn_list);
+static DEFINE_MUTEX(kgr_test_fn_lock);
+
+/* what the files call before the first select */
+static int kgr_test_unselected(void)
+{
+	return 0;
+}
+
+static struct kgr_test_fn kgr_test_none = {
+	.fn = kgr_test_unselected,
+	.name = "-",
+};
+
+static struct kgr_test_fn *kgr_test_selected = &kgr_test_none;
+static struct kgr_test_fn *kgr_test_irq_fn = &kgr_test_none;
+
+/* the function a write of NAME to select or irq_select names */
+static struct kgr_test_fn *kgr_test_fn_get(const char __user *buf, size_t len)
+{
+	char sym[sizeof("kgr_test_fn_") + KGR_TEST_NAME_MAX];
+	struct kgr_test_fn *f;
+	char *name, *p;
+	void *fn;
+
+	if (len > KGR_TEST_NAME_MAX + 1)
+		return ERR_PTR(-EINVAL);
+	name = memdup_user_nul(buf, len);
+	if (IS_ERR(name))
+		return ERR_CAST(name);
+	strim(name);
+	for (p = name; *p; p++) {
+		if (!isalnum(*p) && *p != '_')
+			break;
+	}
+	if (!*name || *p || strlen(name) > KGR_TEST_NAME_MAX) {
+		f = ERR_PTR(-EINVAL);
+		goto out;
+	}
+
+	mutex_lock(&kgr_test_fn_lock);
+	list_for_each_entry(f, &kgr_test_fn_list, list) {
+		if (!strcmp(f->name, name))
+			goto unlock;
+	}
+	snprintf(sym, sizeof(sym), "kgr_test_fn_%s", name);
+	fn = __symbol_get(sym);
+	if (!fn) {
+		f = ERR_PTR(-ENOENT);
+		goto unlock;
+	}
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f) {
+		symbol_put_addr(fn);
+		f = ERR_PTR(-ENOMEM);
+		goto unlock;
+	}
+	f->fn = fn;
+	strscpy(f->name, name, sizeof(f->name));
+	list_add(&f->list, &kgr_test_fn_list);
+unlock:
+	mutex_unlock(&kgr_test_fn_lock);
+out:
+	kfree(name);
+	return f;
+}
+
+static void kgr_test_fn_put_all(void)
+{
+	struct kgr_test_fn *f, *tmp;
+
+	list_for_each_entry_safe(f, tmp, &kgr_test_fn_list, list) {
+		list_del(&f->list);
+		symbol_put_addr(f->fn);
+		kfree(f);
+	}
+}
+
 static unsigned int kgr_test_spin_ms = 2000;
 static bool kgr_test_released;
 static atomic_t kgr_test_waiting = ATOMIC_INIT(0);
@@ -196,7 +206,7 @@ static DECLARE_WAIT_QUEUE_HEAD(kgr_test_wq);
 
 static int kgr_test_call(void)
 {
-	return kgr_test_fns[READ_ONCE(kgr_test_selected) - 1]();
+	return READ_ONCE(kgr_test_selected)->fn();
 }
 
 static struct task_struct *kgr_test_kthread;
@@ -238,15 +248,20 @@ static int kgr_test_kthread_fn(void *unused)
 
 /*
  * kgr_test_deep() returns its own version and, in *inner, the version of
- * kgr_test_fn_28() that it called after the safe point in its middle.
- * A task that ran the old kgr_test_deep() must get the old
- * kgr_test_fn_28() from it: the safe point inside is not one.
+ * kgr_test_deep_inner() that it called after the safe point in its
+ * middle. A task that ran the old kgr_test_deep() must get the old
+ * kgr_test_deep_inner() from it: the safe point inside is not one.
  */
+noinline int kgr_test_deep_inner(void)
+{
+	return KGR_TEST_OLD;
+}
+
 noinline int kgr_test_deep(int *inner)
 {
 	schedule_timeout_interruptible(HZ / 10);
 	kthread_should_stop();		/* a safe point inside a function */
-	*inner = kgr_test_fn_28();
+	*inner = kgr_test_deep_inner();
 	return KGR_TEST_OLD;
 }
 
@@ -332,25 +347,29 @@ static ssize_t kgr_test_restart(const char __user *buf, size_t len,
 	return ret ? ret : len;
 }
 
+/* select and irq_select: the function that *@sel calls from now on */
+static ssize_t kgr_test_select(const char __user *buf, size_t len,
+			       struct kgr_test_fn **sel)
+{
+	struct kgr_test_fn *f = kgr_test_fn_get(buf, len);
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	WRITE_ONCE(*sel, f);
+	return len;
+}
+
 static ssize_t select_write(struct file *file, const char __user *buf,
 			    size_t len, loff_t *pos)
 {
-	unsigned int n;
-	int ret = kgr_test_get_uint(buf, len, &n);
-
-	if (ret)
-		return ret;
-	if (n < 1 || n > KGR_TEST_NFN)
-		return -EINVAL;
-	WRITE_ONCE(kgr_test_selected, n);
-	return len;
+	return kgr_test_select(buf, len, &kgr_test_selected);
 }
 
 static ssize_t select_read(struct file *file, char __user *buf, size_t len,
 			   loff_t *pos)
 {
-	return kgr_test_reply(buf, len, pos, "%u\n",
-			      READ_ONCE(kgr_test_selected));
+	return kgr_test_reply(buf, len, pos, "%s\n",
+			      READ_ONCE(kgr_test_selected)->name);
 }
 
 static ssize_t version_read(struct file *file, char __user *buf,
@@ -614,8 +633,7 @@ static ssize_t deep_read(struct file *file, char __user *buf, size_t len,
 			      old + new + mixed, old, new, mixed);
 }
 
-/* Timers in interrupt context: they call kgr_test_fn_N(), N from irq_select. */
-static unsigned int kgr_test_irq_fn = 11;
+/* Timers in interrupt context: they call what irq_select chose. */
 #define KGR_TEST_IRQ_MS	4
 
 enum { KGR_TEST_HARDIRQ, KGR_TEST_SOFTIRQ, KGR_TEST_NCTX };
@@ -643,7 +661,7 @@ static DEFINE_MUTEX(kgr_test_irq_lock);
 static void kgr_test_irq_call(struct kgr_test_irq_cpu *c, int ctx, bool right)
 {
 	struct kgr_test_irq_stat *s = &c->stat[ctx];
-	int v = kgr_test_fns[READ_ONCE(kgr_test_irq_fn) - 1]();
+	int v = READ_ONCE(kgr_test_irq_fn)->fn();
 
 	if (!right || smp_processor_id() != c->cpu)
 		WRITE_ONCE(s->wrongctx, s->wrongctx + 1);
@@ -778,15 +796,7 @@ static ssize_t irq_read(struct file *file, char __user *buf, size_t len,
 static ssize_t irq_select_write(struct file *file, const char __user *buf,
 				size_t len, loff_t *pos)
 {
-	unsigned int n;
-	int ret = kgr_test_get_uint(buf, len, &n);
-
-	if (ret)
-		return ret;
-	if (n < 1 || n > KGR_TEST_NFN)
-		return -EINVAL;
-	WRITE_ONCE(kgr_test_irq_fn, n);
-	return len;
+	return kgr_test_select(buf, len, &kgr_test_irq_fn);
 }
 
 static int kgr_test_hog_cpu = -1;
@@ -1069,7 +1079,7 @@ static struct kgr_test_file {
 
 static struct proc_dir_entry *kgr_test_dir;
 
-static int __init kgr_test_target_init(void)
+static int __init kgr_test_proc_init(void)
 {
 	int i;
 
@@ -1088,7 +1098,7 @@ static int __init kgr_test_target_init(void)
 	return 0;
 }
 
-static void __exit kgr_test_target_exit(void)
+static void __exit kgr_test_proc_exit(void)
 {
 	mutex_lock(&kgr_test_irq_lock);
 	kgr_test_irq_stop();
@@ -1105,9 +1115,10 @@ static void __exit kgr_test_target_exit(void)
 	WRITE_ONCE(kgr_test_released, true);
 	wake_up_all(&kgr_test_wq);
 	proc_remove(kgr_test_dir);
+	kgr_test_fn_put_all();
 }
 
-module_init(kgr_test_target_init);
-module_exit(kgr_test_target_exit);
-MODULE_DESCRIPTION("functions for the kGraft tests to patch");
+module_init(kgr_test_proc_init);
+module_exit(kgr_test_proc_exit);
+MODULE_DESCRIPTION("/proc/kgr_test: calls of the kGraft tests' functions");
 MODULE_LICENSE("GPL");
