@@ -199,6 +199,11 @@ CASES = {
         ('kernel/kgr_transition.c',
          '\tforced = kgr_trans.forced;\n', '\tforced = false;\n'),
     ]),
+    'cbstate': ('23.4', '0402', ['test-kgr-callbacks.sh'], '', [
+        # a cumulative patch without an applied patch's state is let in
+        ('kernel/kgr.c', '\tret = kgr_states_compatible(patch);\n',
+         '\tret = 0;\n'),
+    ]),
 }
 
 
@@ -234,6 +239,7 @@ EXPECT = {
     'seltimeout': r'the nudged select took \d+ ms for a timeout of 4000 ms',
     'accept': r'patching did not finalize within 5 s',
     'keep': r'rmmod of a module a task may still run|does not say that|does not list|GUEST DIED',
+    'cbstate': r'kgr_test_callbacks_c loaded',
 }
 
 
