@@ -32,7 +32,10 @@ __bug_table and .altinstructions, and a __mcount_loc for their fentry
 sites; every other reference becomes a reference to the running kernel:
 the plain name for what --exports lists, ".kgr.sym.OBJ.NAME,POS" for the
 rest, which the module loader resolves (kernel/module/kgraft.c).  With
---manifest, writes one line per patched function: "patch NAME POS NEWSYM".
+--manifest, writes one line per patched function: "patch NAME POS NEWSYM",
+and one per callback the source names (tools/kgraft-e2e/include/kgr-fix.h,
+section .kgr.callbacks.KIND): "callback KIND NEWSYM", printed as
+"callback KIND NAME".
 
 A global function the change adds is printed as "provides NAME NEWSYM":
 another object of the same change may call it.  kgr-fix.sh gathers these
@@ -64,7 +67,7 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from kgrdiff.compare import Diff, LineMap, Refused
 from kgrdiff.elf import STB_LOCAL, BadInput, Elf
-from kgrdiff.module import Builder, Kernel, new_global_name
+from kgrdiff.module import Builder, Kernel, has_callbacks, new_global_name
 
 
 def main():
@@ -98,22 +101,28 @@ def main():
             print(f'provides {name} {new_global_name(args.tag, name)}')
         if d.refusals:
             raise Refused('\n'.join(d.refusals))
-        if args.out and (d.changed or provides):
+        callbacks = has_callbacks(new)
+        if args.out and (d.changed or provides or callbacks):
             b = Builder(d, args, Kernel(args))
             b.build()
+            callbacks = b.callbacks()
             b.out.write(args.out)
+            for kind, name in callbacks:
+                print(f'callback {kind} {name}')
             for ref, why in sorted(b.kernel_refs.items()):
                 print(f'kernel {ref} ({why})')
             for name in b.new_locals:
                 print(f'new-static {name} (created afresh in the patch module, with its initial '
                       'value; a later cumulative patch will have its own)')
-            if args.manifest and d.changed:
+            if args.manifest and (d.changed or callbacks):
                 with open(args.manifest, 'w') as f:
                     for name in d.changed:
                         sym = new.funcs[name]
                         pos = Kernel.position(b.kernel, name, sym.bind == STB_LOCAL, sym,
                                               f'{name} (the function to patch)')
                         f.write(f'patch {name} {pos} {b.newname(name)}\n')
+                    for kind, name in callbacks:
+                        f.write(f'callback {kind} {b.newname(name)}\n')
     except BadInput as e:
         print(f'kgr-diff: error: {e}', file=sys.stderr)
         return 2

@@ -115,7 +115,8 @@ say "objects:$kept"
 
 # --- 2. without and with the fix ----------------------------------------
 kmake() {
-	make -C "$src" ARCH="$karch" -j"$jobs" KCFLAGS="-ffunction-sections -fdata-sections" "$@" \
+	make -C "$src" ARCH="$karch" -j"$jobs" \
+		KCFLAGS="-ffunction-sections -fdata-sections -I$here/include" "$@" \
 		> "$work/make.log" 2>&1 || { tail -n 30 "$work/make.log" >&2; return 1; }
 }
 cmdfile() { echo "$(dirname "$1")/.$(basename "$1").cmd"; }
@@ -220,7 +221,7 @@ for o in $kept; do
 	*) die "kgr-diff.py failed on $o" ;;
 	esac
 	[ -s "$work/manifest$i" ] &&
-		sed "s|^patch |patch ${m:-vmlinux} |" "$work/manifest$i" >> "$work/manifest"
+		sed "s/^\(patch\|callback\) /\1 ${m:-vmlinux} /" "$work/manifest$i" >> "$work/manifest"
 	if [ -s "$work/manifest$i" ] || grep -q '^provides ' "$work/diff$i.txt"; then
 		parts+=" new$i.o"
 		cp "$work/new$i.o" "$out/module/"
@@ -230,9 +231,13 @@ for o in $kept; do
 	fi
 done
 [ $status = 0 ] || refuse "see the lines above (kgr-diff: refused: ...); no module built"
-[ -s "$work/manifest" ] || refuse "no function's code changed: nothing to patch (report: $out/report.txt)"
+grep -q '^patch ' "$work/manifest" ||
+	refuse "no function's code changed: nothing to patch (report: $out/report.txt)"
+# one callback of a kind per object: the objects of one module share it
+dup=$(awk '$1 == "callback" { print $2, $3 }' "$work/manifest" | sort | uniq -d)
+[ -z "$dup" ] || refuse "two callbacks of one kind for one object: $dup"
 t3=$(date +%s)
-say "changed: $(awk '{ print $2 ":" $3 }' "$work/manifest" | tr '\n' ' ')"
+say "changed: $(awk '$1 == "patch" { print $2 ":" $3 }' "$work/manifest" | tr '\n' ' ')"
 
 # --- 4. the module --------------------------------------------------------
 {
@@ -240,17 +245,27 @@ say "changed: $(awk '{ print $2 ":" $3 }' "$work/manifest" | tr '\n' ' ')"
 	echo '#include <linux/kgr.h>'
 	echo '#include <linux/module.h>'
 	echo
-	while read -r _ obj fn pos sym; do
-		echo "extern void $sym(void);"
-	done < "$work/manifest"
+	awk '$1 == "patch" { print "extern void " $5 "(void);" }
+	     $1 == "callback" { print "extern " ($3 == "pre_patch" ? "int " : "void ") $4 \
+				"(struct kgr_patch *patch);" }' "$work/manifest"
 	echo
+	if grep -q '^callback ' "$work/manifest"; then
+		echo "/* the callbacks the fix names (kgr-fix.h), per object */"
+		echo "static struct kgr_callbacks callbacks[] = {"
+		awk '$1 == "callback" { cb[$2] = cb[$2] "\t\t." $3 " = " $4 ",\n" }
+		     END { for (o in cb) printf "\t{\n\t\t.objname = \"%s\",\n%s\t},\n", o, cb[o] }' \
+			"$work/manifest"
+		echo "	{ }"
+		echo "};"
+		echo
+	fi
 	echo "static struct kgr_patch patch = {"
 	echo "	.name = \"$mod\","
 	echo "	.owner = THIS_MODULE,"
+	grep -q '^callback ' "$work/manifest" && echo "	.obj_callbacks = callbacks,"
 	echo "	.patches = {"
-	while read -r _ obj fn pos sym; do
-		echo "		__KGR_PATCH_ENTRY(\"$obj:$fn\", $sym, $pos),"
-	done < "$work/manifest"
+	awk '$1 == "patch" { printf "\t\t__KGR_PATCH_ENTRY(\"%s:%s\", %s, %s),\n", $2, $3, $5, $4 }' \
+		"$work/manifest"
 	echo "		KGR_PATCH_END"
 	echo "	}"
 	echo "};"
@@ -284,5 +299,5 @@ want=$(cat "$kdir/include/config/kernel.release")
 got=$(modinfo -F vermagic "$out/$mod.ko" | cut -d' ' -f1)
 [ "$want" = "$got" ] || die "$mod.ko has vermagic '$got', the kernel is '$want'"
 t4=$(date +%s)
-say "$out/$mod.ko: $(wc -l < "$work/manifest") function(s), $(grep -c '^.* kernel ' "$out/report.txt" || true) reference(s) resolved at load"
+say "$out/$mod.ko: $(grep -c '^patch ' "$work/manifest") function(s), $(grep -c '^callback ' "$work/manifest") callback(s), $(grep -c '^.* kernel ' "$out/report.txt" || true) reference(s) resolved at load"
 say "times: objects $((t2 - t0)) s, compare $((t3 - t2)) s, module $((t4 - t3)) s, total $((t4 - start)) s"

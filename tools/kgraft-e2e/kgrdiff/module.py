@@ -35,6 +35,17 @@ def new_global_name(tag, name):
     return f'kgr_new{tag}_{cname(name)}'
 
 
+# the kinds of callback a fix's source may name (include/kgr-fix.h), each
+# a section .kgr.callbacks.<kind> of pointers to functions of the fix
+CALLBACKS = ('pre_patch', 'post_patch', 'pre_revert', 'post_revert')
+CALLBACK_SECTION = '.kgr.callbacks.'
+
+
+def has_callbacks(elf):
+    """whether the object names callbacks (kgr-fix.h)"""
+    return any(sec.name.startswith(CALLBACK_SECTION) for sec in elf.sections)
+
+
 def read_provided(path):
     """{NAME: NEWSYM}: the global functions that other objects of the fix
     add ("NAME NEWSYM" lines of --provided), which the module carries"""
@@ -89,6 +100,28 @@ class Builder:
         self.carry_tables()
         self.mcount()
         self.out.add_section('.note.GNU-stack', SHT_PROGBITS, 0, 1, b'')
+
+    def callbacks(self):
+        """[(kind, function)]: the callbacks the object names, each a
+        function the module carries; anything else is Refused"""
+        n = self.n
+        found = {}
+        for sec in n.sections:
+            if not sec.name.startswith(CALLBACK_SECTION):
+                continue
+            kind = sec.name[len(CALLBACK_SECTION):]
+            if kind not in CALLBACKS:
+                raise Refused(f'{sec.name}: no such kind of callback (there are {", ".join(CALLBACKS)})')
+            for reloc in sec.relocs:
+                t = Target(n, reloc)
+                if t.kind != 'sym' or t.sym.type != STT_FUNC or t.sym.name not in self.func_out or t.delta:
+                    raise Refused(f'{sec.name}: a callback must be a function of the fix, which the '
+                                  f'module carries; {t.sym.name} is not')
+                if kind in found:
+                    raise Refused(f'{sec.name}: two {kind} callbacks, {found[kind]} and {t.sym.name}: '
+                                  'one of each kind per object')
+                found[kind] = t.sym.name
+        return [(kind, found[kind]) for kind in CALLBACKS if kind in found]
 
     def owner(self, off, sec):
         """the included function (and its out section) that covers sec+off"""
@@ -179,6 +212,8 @@ class Builder:
             base = sec.name
             if not sec.relocs or sec.flags & SHF_EXECINSTR or not sec.flags & SHF_ALLOC:
                 continue
+            if base.startswith(CALLBACK_SECTION):
+                continue        # callbacks(): the module's struct kgr_patch
             # which entries point into the new code
             hits = set()
             unpatched = False   # refers to new code that no fentry site leads to
