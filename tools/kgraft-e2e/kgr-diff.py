@@ -17,13 +17,14 @@ fentry site, and is patched under its own name.  A .cold part belongs to
 its function.
 
 What cannot be live patched is refused, with the reason and the place:
-changed or new data (a variable's initial value, a constant table, a
+changed data (a variable's initial value, a constant table, a
 structure's size), a changed __init or __exit function, a changed
-function without a fentry site (notrace, noinstr), a new variable that
-is not a function's static one, a reference to a symbol the running
-kernel does not have.  A new static variable of a function (a counter,
-the flag of a WARN_ONCE() or pr_warn_once()) is the module's own,
-created afresh with its initial value: printed as "new-static NAME".
+function without a fentry site (notrace, noinstr), a reference to a
+symbol the running kernel does not have.  A variable the change added
+is the module's own, created afresh with its initial value: a static
+one of a function (a counter, the flag of a WARN_ONCE() or
+pr_warn_once()) printed as "new-static NAME", any other as "new-data
+NAME".
 
 With --out, writes OUT.o: the changed functions and the functions the
 change added (named kgr_new_<name>), the string literals and anonymous
@@ -114,6 +115,9 @@ def main():
             for name in b.new_locals:
                 print(f'new-static {name} (created afresh in the patch module, with its initial '
                       'value; a later cumulative patch will have its own)')
+            for name in b.new_data:
+                print(f'new-data {name} (the patch module\'s own, with its initial value; the running '
+                      'kernel\'s code does not see it, and a later cumulative patch will have its own)')
             if args.manifest and (d.changed or callbacks):
                 with open(args.manifest, 'w') as f:
                     for name in d.changed:

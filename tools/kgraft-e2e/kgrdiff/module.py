@@ -13,7 +13,9 @@ exports, ".kgr.sym.OBJ.NAME,POS" for the rest, which the module loader
 resolves (POS tells apart the kernel's symbols of the same name, in
 kallsyms order).  A reference the running kernel cannot satisfy (a new
 variable, code outside any function, writable data without a name, a
-name it does not have or cannot tell apart) is Refused.
+name it does not have or cannot tell apart) is Refused.  A variable the
+change added, a static one of a function or any other, is the module's
+own: its section is copied with its initial value.
 """
 
 import re
@@ -72,6 +74,7 @@ class Builder:
         self.tag = args.tag
         self.provided = read_provided(getattr(args, 'provided', None))
         self.new_locals = []    # new static variables the module carries
+        self.new_data = []      # the other new variables it carries
 
     def newname(self, name):
         return new_global_name(self.tag, name)
@@ -181,15 +184,14 @@ class Builder:
         if target.type == STT_OBJECT:
             okey = self.d.data_key(n, target)
             osym = self.d.okeys.get(okey)
-            if osym is None and okey[0] == 'static':
-                # a new static variable of a function: the module's own,
-                # with its initial value (a _once flag starts unset)
-                if name not in self.new_locals:
-                    self.new_locals.append(name)
+            if osym is None:
+                # a new variable: the module's own, with its initial
+                # value (a _once flag of a function starts unset)
+                new = self.new_locals if okey[0] == 'static' else self.new_data
+                if name not in new:
+                    new.append(name)
                 value = 0 if t.section is not None else target.value
                 return self.out.section_sym(self.copy_section(n.sec(target))), addend + value
-            if osym is None:
-                raise Refused(f'{where}: uses the new variable {name}, which the running kernel does not have')
             name = osym.name
         elif target.type == STT_FUNC and target.name not in self.d.orig.funcs:
             raise Refused(f'{where}: calls {name}, which is not in the object without the change')
