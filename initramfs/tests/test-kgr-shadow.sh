@@ -4,9 +4,11 @@
 # Shadow variables. kgr_test_shadow patches kgr_test_shadow_fn() of
 # kgr_test_shadow_target (which returns 0) with a version that counts
 # its calls in a shadow variable of init_task, made at the first call
-# with the count at 100. kgr_test_shadow_b, a cumulative patch of the
-# same function, finds that variable and returns the count plus 1000:
-# the variables belong to no patch. Its exit frees them (the destructor
+# with the count at 100. kgr_test_shadow_stack, stacked on it, finds that
+# variable and returns the count plus 2000; once it is reverted the first
+# patch goes on counting in it. kgr_test_shadow_b, a cumulative patch of
+# the same function, finds it too and returns the count plus 1000: the
+# variables belong to no patch. Its exit frees them (the destructor
 # counts them); a patch applied after that starts from a new variable.
 # A second kgr_shadow_alloc() of one object and id is refused.
 #
@@ -32,12 +34,21 @@ kmsg_since_mark | grep -q "kgr: shadow variable .* exists already" ||
 assert_eq 101 "$(call)" "the first call, a new variable"
 assert_eq 102 "$(call)" "the second call"
 
+start_test "a stacked patch finds the variable; reverted, the one below goes on with it"
+load_mod kgr_test_shadow_stack
+kgr_wait_finalized 30
+assert_eq 2103 "$(call)" "the third call, through the stacked patch"
+kgr_revert kgr_test_shadow_stack
+kgr_wait_reverted kgr_test_shadow_stack 30
+unload_mod kgr_test_shadow_stack
+assert_eq 104 "$(call)" "the fourth call, through the first patch again"
+
 start_test "a cumulative patch finds the variables of the patch it replaces"
 load_mod kgr_test_shadow_b
 kgr_wait_finalized 30
-assert_eq 1103 "$(call)" "the third call, through the cumulative patch"
+assert_eq 1105 "$(call)" "the fifth call, through the cumulative patch"
 unload_mod kgr_test_shadow
-assert_eq 1104 "$(call)" "with the replaced patch's module gone"
+assert_eq 1106 "$(call)" "with the replaced patch's module gone"
 
 start_test "the last patch frees them; a new patch starts afresh"
 kgr_revert kgr_test_shadow_b

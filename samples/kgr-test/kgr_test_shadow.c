@@ -7,6 +7,8 @@
  * KGR_TEST_SHADOW_CUMULATIVE) is a cumulative patch of the same function
  * that finds the same variable and returns the count plus 1000; it frees
  * every variable of the id in its exit, as the last patch that uses it.
+ * kgr_test_shadow_stack (KGR_TEST_SHADOW_STACKED) is a patch stacked on
+ * this one, which finds the variable too and returns the count plus 2000.
  *
  * At load, kgr_test_shadow checks that a second kgr_shadow_alloc() of one
  * object and id is refused ('dup_refused' reads Y). Writing Y to
@@ -21,11 +23,16 @@
 #define KGR_TEST_SHADOW_ID	0x6b677231	/* the count of calls */
 #define KGR_TEST_SHADOW_DUP_ID	0x6b677232	/* the refusal check */
 
-#ifdef KGR_TEST_SHADOW_CUMULATIVE
+#if IS_ENABLED(KGR_TEST_SHADOW_CUMULATIVE)
 #define KGR_TEST_SHADOW_ADD	1000
+#elif IS_ENABLED(KGR_TEST_SHADOW_STACKED)
+#define KGR_TEST_SHADOW_ADD	2000
 #else
 #define KGR_TEST_SHADOW_ADD	0
 #endif
+/* the first patch, the others' base: it checks the refusal of a dup */
+#define KGR_TEST_SHADOW_FIRST	(!IS_ENABLED(KGR_TEST_SHADOW_CUMULATIVE) && \
+				 !IS_ENABLED(KGR_TEST_SHADOW_STACKED))
 
 static int kgr_test_shadow_ctor(void *obj, void *data, void *start)
 {
@@ -74,7 +81,7 @@ static int __init kgr_test_shadow_init(void)
 {
 	void *first, *second;
 
-	if (!IS_ENABLED(KGR_TEST_SHADOW_CUMULATIVE)) {
+	if (KGR_TEST_SHADOW_FIRST) {
 		first = kgr_shadow_alloc(&init_task, KGR_TEST_SHADOW_DUP_ID, 8,
 					 GFP_KERNEL, NULL, NULL);
 		second = kgr_shadow_alloc(&init_task, KGR_TEST_SHADOW_DUP_ID, 8,
