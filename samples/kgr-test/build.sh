@@ -12,7 +12,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)	# M= must be absolute
-cp "$here/Kbuild" "$here/scenarios.list" "$here"/*.c "$here"/*.h "$out/"
+# only what changed: a copy's new time would make make rebuild its module
+for f in "$here/Kbuild" "$here/scenarios.list" "$here"/*.c "$here"/*.h; do
+	cmp -s "$f" "$out/${f##*/}" || cp "$f" "$out/"
+done
 
 # gen FILE TEMPLATE NAME: FILE defines KGR_TEST_SCN as NAME and includes
 # TEMPLATE; rewritten only when it changes, so that make keeps the module
