@@ -130,7 +130,8 @@ help:
 	@echo '"make help-bench" (bench: kGraft against livepatch, a table and a plot),'
 	@echo '"make help-debian" (check-debian: Debian'"'"'s kernel config, a systemd guest),'
 	@echo '"make help-debian-pg" (bench-debian-pg: PostgreSQL under transitions),'
-	@echo '"make help-kgr-fix" (a patch module from a source patch alone).'
+	@echo '"make help-kgr-fix" (a patch module from a source patch alone),'
+	@echo '"make help-kgr-deb" (Debian packages of the tool and of patches).'
 
 deps:
 	@$(CURDIR)/scripts/install-deps.sh $(DEB_PACKAGES)
@@ -143,6 +144,7 @@ include mk/clean.mk
 include mk/review.mk
 include mk/kgr-tools.mk
 include mk/kgr-fix.mk
+include mk/kgr-deb.mk
 include mk/bench.mk
 include mk/debian.mk
 include mk/debian-pg.mk

@@ -50,6 +50,10 @@ DEBIAN_MODULES	 = $(DEBIAN_KSRC)/samples/kgr/kgr_patcher.ko \
 		   $(if $(filter 1,$(KGR_FIXES)),$(DEBIAN_BUILD)/kgr-fixes/*/kgr_fix_*.ko \
 		   $(DEBIAN_BUILD)/kgr-fixes/kgr-fixes.list $(DEBIAN_KSRC)/fs/binfmt_misc.ko)
 
+# the packages of the tool and of the demonstration patches, which
+# test-kgr-deb.sh installs and removes
+DEBIAN_DEBS	 = $(DEBIAN_BUILD)/debs/*.deb
+
 DEBIAN_MEM	?= 1G
 DEBIAN_TIMEOUT	?= 3600
 DEBIAN_LOG	 = $(LOGDIR)/debian.log
@@ -93,7 +97,8 @@ debian-config:
 	$(DEBIAN_MAKE) config
 
 debian-kernel:
-	$(DEBIAN_MAKE) kernel testmods benchmods $(if $(filter 1,$(KGR_FIXES)),kgr-fixes)
+	$(DEBIAN_MAKE) kernel testmods benchmods $(if $(filter 1,$(KGR_FIXES)),kgr-fixes) \
+		kgr-tools-deb kgr-deb-demo
 
 # $(call debian_rootfs_changed,PACKAGES,LIST): .FORCE when the packages
 # differ from those LIST says the tarball was made with
@@ -120,7 +125,7 @@ $(DEBIAN_ROOTFS): $(call debian_rootfs_changed,$(DEBIAN_GUEST_PACKAGES),$(DEBIAN
 debian-rootfs: $(DEBIAN_ROOTFS)
 
 debian-image: debian-kernel $(DEBIAN_ROOTFS)
-	@MODULES='$(DEBIAN_MODULES)' IMAGE_SIZE=$(DEBIAN_IMAGE_SIZE) \
+	@MODULES='$(DEBIAN_MODULES)' DEBS='$(DEBIAN_DEBS)' IMAGE_SIZE=$(DEBIAN_IMAGE_SIZE) \
 		$(CURDIR)/scripts/mkdebian-image.sh $(DEBIAN_ROOTFS) \
 		$(DEBIAN_BUILD)/rootfs $(DEBIAN_IMAGE) $(DEBIAN_KSRC)
 

@@ -12,6 +12,8 @@
 #   /lib/modules-test/*.ko   every module in $MODULES that exists, signed
 #                            with KSRC's module signing key when KSRC has
 #                            CONFIG_MODULE_SIG (Debian's config does)
+#   /var/cache/kgr-debs/     the packages in $DEBS (kgraft-tools, patch
+#                            packages), for the guest's dpkg -i
 #   /bin/NAME                initramfs/src/NAME.c, built with gcc -static
 #   /usr/local/bin/kgr-run-tests   initramfs/kgr-run-tests (the TAP runner)
 #   /usr/local/sbin/kgr-tests-unit and kgr-tests.service (debian-guest/),
@@ -20,8 +22,8 @@
 #   hostname, hosts, fstab (/dev/vda on /), a machine-id (no first boot),
 #   and the apt timers masked (the guest has no network).
 #
-# Environment: MODULES (space-separated .ko paths), IMAGE_SIZE (default
-# 2G), CC (default gcc).
+# Environment: MODULES (space-separated .ko paths), DEBS (space-separated
+# .deb paths), IMAGE_SIZE (default 2G), CC (default gcc).
 
 set -euo pipefail
 
@@ -39,6 +41,7 @@ guest=$top/debian-guest
 size=${IMAGE_SIZE:-2G}
 cc=${CC:-gcc}
 modules=${MODULES:-}
+debs=${DEBS:-}
 
 say() { echo "debian-image: $*"; }
 
@@ -56,28 +59,26 @@ mkdir -p "$stage/lib/modules-test" "$stage/usr/local/bin" "$stage/usr/local/sbin
 # /bin is a symlink to usr/bin in Debian 12 (merged /usr).
 guest_tests_and_helpers "$src" "$stage" usr/bin "$cc"
 
-sign=
-if grep -q '^CONFIG_MODULE_SIG=y' "$ksrc/.config"; then
-	hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$ksrc/.config")
-	key=$(sed -n 's/^CONFIG_MODULE_SIG_KEY="\(.*\)"$/\1/p' "$ksrc/.config")
-	case $key in /*) ;; *) key=$ksrc/$key ;; esac
-	[ -x "$ksrc/scripts/sign-file" ] && [ -r "$key" ] ||
-		{ echo "debian-image: CONFIG_MODULE_SIG, but no sign-file or $key in $ksrc" >&2; exit 1; }
-	sign="$ksrc/scripts/sign-file $hash $key $ksrc/certs/signing_key.x509"
-fi
 nmod=0
 for ko in $modules; do
 	if [ -f "$ko" ]; then
 		cp "$ko" "$stage/lib/modules-test/"
-		case $ko in
-		*.ko) [ -z "$sign" ] || $sign "$stage/lib/modules-test/$(basename "$ko")" ;;
-		esac
 		nmod=$((nmod + 1))
 	else
 		echo "debian-image: warning: module $ko not found, skipped" >&2
 	fi
 done
-say "$nmod modules${sign:+, signed}"
+ls "$stage"/lib/modules-test/*.ko > /dev/null 2>&1 &&
+	"$top/scripts/sign-modules.sh" "$ksrc" "$stage"/lib/modules-test/*.ko
+say "$nmod modules$(grep -q '^CONFIG_MODULE_SIG=y' "$ksrc/.config" && echo ', signed')"
+
+# the Debian packages of the tool and of patches, for dpkg -i in the guest
+if [ -n "$debs" ]; then
+	mkdir -p "$stage/var/cache/kgr-debs"
+	# shellcheck disable=SC2086
+	cp $debs "$stage/var/cache/kgr-debs/"
+	say "packages: $(cd "$stage/var/cache/kgr-debs" && echo *.deb)"
+fi
 
 install -m 0755 "$src/kgr-run-tests" "$stage/usr/local/bin/kgr-run-tests"
 install -m 0755 "$guest/kgr-tests-unit" "$stage/usr/local/sbin/kgr-tests-unit"

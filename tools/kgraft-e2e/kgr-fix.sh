@@ -26,7 +26,19 @@
 # 4. Their new code goes into a module with a stub of kGraft's API; the
 #    references to the running kernel are resolved when it loads.
 #
-# Environment: JOBS (default nproc), KARCH (default x86_64).
+# The fix's description may carry what the module's modinfo tells the
+# administrator ("kgr info", "kgr patches -v"), in lines of their own:
+#   Kgr-Version: V     MODULE_VERSION (a Debian version: the patch
+#                      package's version)
+#   Kgr-Cve: ID...     MODULE_INFO(kgraft_cve), one per ID
+#   Kgr-Bug: ID...     MODULE_INFO(kgraft_bug), one per ID
+# and the module always says which fix it was made from (kgraft_fix),
+# with the fix's subject as its description.
+#
+# Environment: JOBS (default nproc), KARCH (default x86_64),
+# KGR_REPLACE_ALL (1: a cumulative patch, which replaces every patch
+# applied before it; the patch packages are), KGR_PACKAGE (the Debian
+# package the module goes into, MODULE_INFO(kgraft_package)).
 
 set -euo pipefail
 
@@ -42,11 +54,37 @@ cname=$(echo "$name" | tr -c 'a-zA-Z0-9_\n' '_')
 mod=kgr_fix_$cname
 start=$(date +%s)
 
+replace_all=${KGR_REPLACE_ALL:-0}
+package=${KGR_PACKAGE:-}
+
 say() { echo "kgr-fix: $name: $*"; }
 die() { echo "kgr-fix: $name: error: $*" >&2; exit 1; }
 refuse() { echo "kgr-fix: $name: refused: $*" >&2; exit 3; }
 
 [ -f "$fix" ] || die "no such patch: $1"
+case $replace_all in 0|1) ;; *) die "KGR_REPLACE_ALL is 0 or 1, not '$replace_all'" ;; esac
+
+# header KEY: the value of "KEY: ..." in the fix's description
+header() {
+	sed -n '/^---$/q; s/^'"$1"': //p' "$fix" | head -n 1
+}
+# cstr TEXT: TEXT as a C string literal
+cstr() {
+	printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"
+}
+version=$(header Kgr-Version)
+# the description: the fix's subject, without its [PATCH ...] tag
+subject=$(sed -n '/^$/q; s/^Subject: *\(\[[^]]*\] *\)*//p' "$fix" | head -n 1)
+[ -n "$subject" ] || subject="kGraft patch made from $name.patch by kgr-fix.sh"
+cves=$(header Kgr-Cve)
+bugs=$(header Kgr-Bug)
+case $version in
+''|[0-9]*) ;;
+*) die "Kgr-Version must start with a digit (a Debian version): $version" ;;
+esac
+case $version in
+*[!A-Za-z0-9.+~:-]*) die "Kgr-Version has a character a Debian version cannot: $version" ;;
+esac
 for f in .config vmlinux Module.symvers vmlinux.a; do
 	[ -e "$kdir/$f" ] || die "no $kdir/$f: build the kernel first"
 done
@@ -263,6 +301,7 @@ say "changed: $(awk '$1 == "patch" { print $2 ":" $3 }' "$work/manifest" | tr '\
 	echo "	.name = \"$mod\","
 	echo "	.owner = THIS_MODULE,"
 	grep -q '^callback ' "$work/manifest" && echo "	.obj_callbacks = callbacks,"
+	[ "$replace_all" = 0 ] || echo "	.replace_all = true,"
 	echo "	.patches = {"
 	awk '$1 == "patch" { printf "\t\t__KGR_PATCH_ENTRY(\"%s:%s\", %s, %s),\n", $2, $3, $5, $4 }' \
 		"$work/manifest"
@@ -285,8 +324,17 @@ module_init(kgr_fix_init);
 module_exit(kgr_fix_exit);
 MODULE_LICENSE("GPL");
 MODULE_INFO(kgraft, "Y");
-MODULE_DESCRIPTION("kGraft patch made from $name.patch by kgr-fix.sh");
+MODULE_DESCRIPTION($(cstr "$subject"));
+MODULE_INFO(kgraft_fix, $(cstr "$name"));
 EOF
+	[ -z "$version" ] || echo "MODULE_VERSION($(cstr "$version"));"
+	[ -z "$package" ] || echo "MODULE_INFO(kgraft_package, $(cstr "$package"));"
+	for id in $cves; do
+		echo "MODULE_INFO(kgraft_cve, $(cstr "$id"));"
+	done
+	for id in $bugs; do
+		echo "MODULE_INFO(kgraft_bug, $(cstr "$id"));"
+	done
 } > "$out/module/$mod-stub.c"
 {
 	echo "obj-m := $mod.o"
