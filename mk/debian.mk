@@ -35,10 +35,11 @@ DEBIAN_MAKE	 = $(MAKE) $(DEBIAN_MAKEFLAGS) BUILD=$(DEBIAN_BUILD) BASE_CONFIG=$(D
 # again only when the package list changes), plus the tests, the test
 # modules built against the Debian-config kernel, the helpers and the
 # unit (scripts/mkdebian-image.sh, a few seconds: every run boots a fresh
-# image).
+# image).  Manual pages are left out, but kgr(8), which test-kgr-deb.sh
+# reads with man-db's man once kgraft-tools is installed.
 DEBIAN_SUITE	?= bookworm
 DEBIAN_GUEST_PACKAGES ?= systemd-sysv udev dbus openssh-server cron rsyslog \
-		   stress-ng kmod procps iproute2 less
+		   stress-ng kmod procps iproute2 less man-db
 DEBIAN_ROOTFS	 = $(DEBIAN_BUILD)/rootfs.tar
 DEBIAN_SPACE	:= $(subst ,, )
 DEBIAN_COMMA	:= ,
@@ -100,9 +101,17 @@ debian-kernel:
 	$(DEBIAN_MAKE) kernel testmods benchmods $(if $(filter 1,$(KGR_FIXES)),kgr-fixes) \
 		kgr-tools-deb kgr-deb-demo
 
+# What dpkg leaves out of the guests: documentation but the copyrights,
+# manual pages but kgr(8) (with its directory), translations.  The root
+# filesystem keeps these rules for the packages installed in the guest.
+DEBIAN_DPKG_OPTS = path-exclude=/usr/share/doc/* path-include=/usr/share/doc/*/copyright \
+		   path-exclude=/usr/share/man/* path-include=/usr/share/man/man8 \
+		   path-include=/usr/share/man/man8/kgr.8.gz path-exclude=/usr/share/locale/*
+
 # $(call debian_rootfs_changed,PACKAGES,LIST): .FORCE when the packages
-# differ from those LIST says the tarball was made with
-debian_rootfs_changed = $(if $(filter-out $(file <$(2)),$(1))$(filter-out $(1),$(file <$(2))),.FORCE)
+# or DEBIAN_DPKG_OPTS differ from those LIST says the tarball was made with
+debian_rootfs_changed = $(if $(filter-out $(file <$(2)),$(1) $(DEBIAN_DPKG_OPTS))$(filter-out \
+			$(1) $(DEBIAN_DPKG_OPTS),$(file <$(2))),.FORCE)
 
 # $(call debian_rootfs,PACKAGES,LIST): the recipe of a Debian root
 # filesystem tarball ($@) with PACKAGES, by mmdebstrap; LIST records them
@@ -110,13 +119,10 @@ define debian_rootfs
 	@mkdir -p $(@D)
 	mmdebstrap --mode=root --variant=minbase \
 		--include='$(subst $(DEBIAN_SPACE),$(DEBIAN_COMMA),$(strip $(1)))' \
-		--dpkgopt='path-exclude=/usr/share/doc/*' \
-		--dpkgopt='path-include=/usr/share/doc/*/copyright' \
-		--dpkgopt='path-exclude=/usr/share/man/*' \
-		--dpkgopt='path-exclude=/usr/share/locale/*' \
+		$(foreach o,$(DEBIAN_DPKG_OPTS),--dpkgopt='$(o)') \
 		$(DEBIAN_SUITE) $@.tmp.tar
 	mv $@.tmp.tar $@
-	@echo '$(strip $(1))' > $(2)
+	@echo '$(strip $(1) $(DEBIAN_DPKG_OPTS))' > $(2)
 endef
 
 $(DEBIAN_ROOTFS): $(call debian_rootfs_changed,$(DEBIAN_GUEST_PACKAGES),$(DEBIAN_PKGLIST))
