@@ -54,6 +54,9 @@ DEBIAN_MODULES	 = $(DEBIAN_KSRC)/samples/kgr/kgr_patcher.ko \
 # the packages of the tool and of the demonstration patches, which
 # test-kgr-deb.sh installs and removes
 DEBIAN_DEBS	 = $(DEBIAN_BUILD)/debs/*.deb
+# a patch module as kbuild made it, before it was signed: what
+# lockdown=integrity refuses in test-admin-4-lockdown.sh
+DEBIAN_UNSIGNED	 = $(DEBIAN_BUILD)/kgr-debs/demo-1/module/kgr_fix_demo_1.ko
 
 DEBIAN_MEM	?= 1G
 DEBIAN_TIMEOUT	?= 3600
@@ -64,7 +67,7 @@ DEBIAN_QEMU_RUN	 = $(CURDIR)/scripts/qemu-run.sh --kernel $(DEBIAN_BZIMAGE) \
 		   --smp $(QEMU_SMP) --mem $(DEBIAN_MEM)
 
 .PHONY: help-debian debian-config debian-kernel debian-rootfs debian-image \
-	debian-boot check-debian debian-shell bench-debian
+	debian-boot check-debian check-debian-admin debian-shell bench-debian
 
 help-debian:
 	@echo 'The Debian guest: Debian'"'"'s kernel config, a systemd guest'
@@ -83,6 +86,11 @@ help-debian:
 	@echo '  check-debian-bpf  the same with BTF (configs/bpf.config) and bpftrace, in'
 	@echo '                 $$(BPF_BUILD): test-kgr-bpf.sh and test-kgr-direct-share.sh'
 	@echo '                 (log: $$(BPF_LOG); about twice the build time)'
+	@echo '  check-debian-admin  an administrator'"'"'s day: the image booted four times'
+	@echo '                 (initramfs/tests/admin/): install the tool and a patch package,'
+	@echo '                 reboot (patched by kgr.service before network-pre.target) and'
+	@echo '                 upgrade, boot with kgr.enable=0 and remove, boot with'
+	@echo '                 lockdown=integrity (unsigned refused, signed loads)'
 	@echo '  debian-boot    boot the current kernel and image, no rebuild, no verdict'
 	@echo '  debian-shell   boot it with kgr.shell=1: root logged in on ttyS0, no tests'
 	@echo '                 (run kgr-run-tests by hand; "poweroff" or Ctrl-A x quits)'
@@ -131,7 +139,7 @@ $(DEBIAN_ROOTFS): $(call debian_rootfs_changed,$(DEBIAN_GUEST_PACKAGES),$(DEBIAN
 debian-rootfs: $(DEBIAN_ROOTFS)
 
 debian-image: debian-kernel $(DEBIAN_ROOTFS)
-	@MODULES='$(DEBIAN_MODULES)' DEBS='$(DEBIAN_DEBS)' IMAGE_SIZE=$(DEBIAN_IMAGE_SIZE) \
+	@MODULES='$(DEBIAN_MODULES)' DEBS='$(DEBIAN_DEBS)' UNSIGNED='$(DEBIAN_UNSIGNED)' IMAGE_SIZE=$(DEBIAN_IMAGE_SIZE) \
 		$(CURDIR)/scripts/mkdebian-image.sh $(DEBIAN_ROOTFS) \
 		$(DEBIAN_BUILD)/rootfs $(DEBIAN_IMAGE) $(DEBIAN_KSRC)
 
@@ -152,6 +160,23 @@ check-debian: debian-image
 		--append '$(DEBIAN_KAPPEND)' || rc=$$?; \
 	$(CURDIR)/scripts/check-log.sh --systemd $(DEBIAN_LOG) || rc=1; \
 	exit $$rc
+
+# An administrator's day (initramfs/tests/admin/): one image booted four
+# times, each boot running the test of its name; the third with
+# kgr.enable=0, the fourth with lockdown=integrity.  Each log is judged as
+# check-debian's is; the first failure ends the day.
+DEBIAN_ADMIN_BOOTS = 1-install 2-reboot 3-disabled:kgr.enable=0 4-lockdown:lockdown=integrity
+
+check-debian-admin: debian-image
+	@rc=0; for b in $(DEBIAN_ADMIN_BOOTS); do \
+		name=$${b%%:*}; extra=; case $$b in *:*) extra=$${b#*:} ;; esac; \
+		log=$(LOGDIR)/debian-admin-$$name.log; \
+		echo "check-debian-admin: boot $$name $$extra"; \
+		$(DEBIAN_QEMU_RUN) --timeout 600 --log $$log --append "$(DEBIAN_KAPPEND) \
+			kgr.testsdir=/tests/admin kgr.tests=test-admin-$$name.sh $$extra" || rc=$$?; \
+		$(CURDIR)/scripts/check-log.sh --systemd $$log || rc=1; \
+		[ $$rc = 0 ] || break; \
+	done; exit $$rc
 
 debian-shell: debian-image
 	@$(DEBIAN_QEMU_RUN) --interactive --timeout 0 --log $(LOGDIR)/debian-shell.log \

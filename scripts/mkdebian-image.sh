@@ -12,6 +12,7 @@
 #   /lib/modules-test/*.ko   every module in $MODULES that exists, signed
 #                            with KSRC's module signing key when KSRC has
 #                            CONFIG_MODULE_SIG (Debian's config does)
+#   /lib/modules-unsigned/   the modules in $UNSIGNED, as they are
 #   /var/cache/kgr-debs/     the packages in $DEBS (kgraft-tools, patch
 #                            packages), for the guest's dpkg -i
 #   /bin/NAME                initramfs/src/NAME.c, built with gcc -static
@@ -22,8 +23,9 @@
 #   hostname, hosts, fstab (/dev/vda on /), a machine-id (no first boot),
 #   and the apt timers masked (the guest has no network).
 #
-# Environment: MODULES (space-separated .ko paths), DEBS (space-separated
-# .deb paths), IMAGE_SIZE (default 2G), CC (default gcc).
+# Environment: MODULES (space-separated .ko paths), DEBS and UNSIGNED
+# (space-separated .deb and .ko paths), IMAGE_SIZE (default 2G), CC
+# (default gcc).
 
 set -euo pipefail
 
@@ -42,6 +44,7 @@ size=${IMAGE_SIZE:-2G}
 cc=${CC:-gcc}
 modules=${MODULES:-}
 debs=${DEBS:-}
+unsigned=${UNSIGNED:-}
 
 say() { echo "debian-image: $*"; }
 
@@ -71,6 +74,14 @@ done
 ls "$stage"/lib/modules-test/*.ko > /dev/null 2>&1 &&
 	"$top/scripts/sign-modules.sh" "$ksrc" "$stage"/lib/modules-test/*.ko
 say "$nmod modules$(grep -q '^CONFIG_MODULE_SIG=y' "$ksrc/.config" && echo ', signed')"
+
+# modules left unsigned on purpose, for the lockdown test
+if [ -n "$unsigned" ]; then
+	mkdir -p "$stage/lib/modules-unsigned"
+	# shellcheck disable=SC2086
+	cp $unsigned "$stage/lib/modules-unsigned/"
+	say "unsigned: $(cd "$stage/lib/modules-unsigned" && echo *.ko)"
+fi
 
 # the Debian packages of the tool and of patches, for dpkg -i in the guest
 if [ -n "$debs" ]; then

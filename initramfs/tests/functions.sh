@@ -98,6 +98,20 @@ unload_mod() {
 	rmmod "$1" || die "unload_mod: rmmod $1 failed"
 }
 
+# pkg_do CMD...: run CMD (dpkg or apt-get) with its output, less the
+# carriage returns of apt's progress lines, in /tmp/dpkg.out and the log;
+# its exit status
+pkg_do() {
+	local rc
+
+	log "% $*"
+	"$@" > /tmp/dpkg.raw 2>&1
+	rc=$?
+	tr -d '\r' < /tmp/dpkg.raw > /tmp/dpkg.out
+	sed 's/^/    /' /tmp/dpkg.out
+	return $rc
+}
+
 # ---- kGraft helpers -------------------------------------------------
 
 # enabled_line FUNC: what ftrace's enabled_functions says of FUNC, on one

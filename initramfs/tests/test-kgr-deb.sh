@@ -23,17 +23,6 @@ DIR=/lib/modules/$REL/kgraft
 	skip "no dpkg and apt in this guest"
 [ -f $DEBS/kgraft-tools_1.0_all.deb ] || skip "no packages in $DEBS"
 
-# dpkg_do CMD...: run CMD (dpkg or apt-get) with its output, less the
-# carriage returns of apt's progress lines, in /tmp/dpkg.out and the log
-dpkg_do() {
-	log "% $*"
-	"$@" > /tmp/dpkg.raw 2>&1
-	DPKG_RC=$?
-	tr -d '\r' < /tmp/dpkg.raw > /tmp/dpkg.out
-	sed 's/^/    /' /tmp/dpkg.out
-	return $DPKG_RC
-}
-
 # meminfo_used: 1 when /proc/meminfo shows MemUsed (both demo patches)
 meminfo_used() {
 	grep -c '^MemUsed:' /proc/meminfo
@@ -45,7 +34,7 @@ uptime_ms() {
 }
 
 start_test "kgraft-tools: kgr, its manual and kgr.service"
-dpkg_do dpkg -i $DEBS/kgraft-tools_1.0_all.deb || die "dpkg -i kgraft-tools failed"
+pkg_do dpkg -i $DEBS/kgraft-tools_1.0_all.deb || die "dpkg -i kgraft-tools failed"
 [ -x /usr/sbin/kgr ] || die "no /usr/sbin/kgr"
 assert_eq enabled "$(systemctl is-enabled kgr.service 2>&1)" "systemctl is-enabled kgr.service"
 MANPAGER=cat MANWIDTH=80 man kgr > /tmp/man.out 2>&1 || die "man kgr failed: $(cat /tmp/man.out)"
@@ -54,7 +43,7 @@ grep -q "kgr - load, revert and inspect kGraft live patches" /tmp/man.out ||
 
 start_test "a patch package applies its patch when installed"
 assert_eq "0 0" "$(meminfo_used) $(uptime_ms)" "/proc before the patch"
-dpkg_do dpkg -i $DEBS/${PKG}_1_amd64.deb || die "dpkg -i $PKG 1 failed"
+pkg_do dpkg -i $DEBS/${PKG}_1_amd64.deb || die "dpkg -i $PKG 1 failed"
 grep -q "^kgr: kgr_fix_demo_1 is applied$" /tmp/dpkg.out || die "the postinst did not apply the patch"
 assert_eq "1 0" "$(meminfo_used) $(uptime_ms)" "/proc with patch 1"
 assert_eq "$REL kgr_fix_demo_1 1 applied" "$(/usr/sbin/kgr list)" "kgr list"
@@ -73,7 +62,7 @@ systemctl restart kgr.service || die "systemctl restart kgr.service failed"
 assert_eq "$REL kgr_fix_demo_1 1 applied" "$(/usr/sbin/kgr list)" "kgr list after kgr.service"
 
 start_test "a newer cumulative package replaces the older patch"
-dpkg_do dpkg -i $DEBS/${PKG}_2_amd64.deb || die "dpkg -i $PKG 2 failed"
+pkg_do dpkg -i $DEBS/${PKG}_2_amd64.deb || die "dpkg -i $PKG 2 failed"
 grep -q "^kgr: module kgr_fix_demo_1 of kgr_fix_demo_1 removed$" /tmp/dpkg.out ||
 	die "the older patch's module was not removed"
 assert_eq "1 1" "$(meminfo_used) $(uptime_ms)" "/proc with patch 2"
@@ -82,7 +71,7 @@ assert_eq "1 1" "$(meminfo_used) $(uptime_ms)" "/proc with patch 2"
 assert_eq "$REL kgr_fix_demo_2 2 applied" "$(/usr/sbin/kgr list)" "kgr list after the upgrade"
 
 start_test "a downgrade leaves the newer patch loaded"
-dpkg_do dpkg -i $DEBS/${PKG}_1_amd64.deb || die "dpkg -i of $PKG 1 over 2 failed"
+pkg_do dpkg -i $DEBS/${PKG}_1_amd64.deb || die "dpkg -i of $PKG 1 over 2 failed"
 grep -q "a newer patch (2) is loaded; kgr_fix_demo_1 is not" /tmp/dpkg.out ||
 	die "the postinst of the older package did not keep the newer patch"
 [ ! -d /sys/module/kgr_fix_demo_1 ] || die "the downgrade loaded kgr_fix_demo_1"
@@ -91,20 +80,20 @@ assert_eq "1 1" "$(meminfo_used) $(uptime_ms)" "/proc after the downgrade"
 grep -qx "$REL kgr_fix_demo_1 1 not loaded" /tmp/list.out &&
 	grep -qx "$REL kgr_fix_demo_2 - loaded, not installed" /tmp/list.out ||
 	die "kgr list after the downgrade: $(cat /tmp/list.out)"
-dpkg_do dpkg -i $DEBS/${PKG}_2_amd64.deb || die "dpkg -i $PKG 2 after the downgrade failed"
+pkg_do dpkg -i $DEBS/${PKG}_2_amd64.deb || die "dpkg -i $PKG 2 after the downgrade failed"
 grep -q "^kgr: kgr_fix_demo_2 is already applied$" /tmp/dpkg.out ||
 	die "the postinst of 2 did not find its patch applied"
 
 start_test "removing the package reverts its patch; purge leaves nothing"
-dpkg_do apt-get remove -y $PKG || die "apt-get remove $PKG failed"
+pkg_do apt-get remove -y $PKG || die "apt-get remove $PKG failed"
 grep -q "^kgr: kgr_fix_demo_2 is reverted$" /tmp/dpkg.out || die "the prerm did not revert the patch"
 [ ! -d /sys/module/kgr_fix_demo_2 ] || die "kgr_fix_demo_2 is still loaded after the removal"
 assert_eq "0 0" "$(meminfo_used) $(uptime_ms)" "/proc after the removal"
-dpkg_do dpkg --purge $PKG || die "dpkg --purge $PKG failed"
+pkg_do dpkg --purge $PKG || die "dpkg --purge $PKG failed"
 [ ! -e "$DIR" ] || die "the purge left $DIR: $(ls "$DIR")"
 dpkg-query -W $PKG > /dev/null 2>&1 && die "dpkg still knows $PKG after the purge"
 assert_eq "" "$(/usr/sbin/kgr list)" "kgr list after the purge"
-dpkg_do dpkg --purge kgraft-tools || die "dpkg --purge kgraft-tools failed"
+pkg_do dpkg --purge kgraft-tools || die "dpkg --purge kgraft-tools failed"
 [ ! -e /usr/sbin/kgr ] || die "the purge of kgraft-tools left /usr/sbin/kgr"
 [ ! -e /etc/systemd/system/sysinit.target.wants/kgr.service ] ||
 	die "the purge of kgraft-tools left kgr.service enabled"
