@@ -39,7 +39,7 @@ DEBIAN_MAKE	 = $(MAKE) $(DEBIAN_MAKEFLAGS) BUILD=$(DEBIAN_BUILD) BASE_CONFIG=$(D
 # reads with man-db's man once kgraft-tools is installed.
 DEBIAN_SUITE	?= bookworm
 DEBIAN_GUEST_PACKAGES ?= systemd-sysv udev dbus openssh-server cron rsyslog \
-		   stress-ng kmod procps iproute2 less man-db
+		   stress-ng kmod procps iproute2 less man-db initramfs-tools
 DEBIAN_ROOTFS	 = $(DEBIAN_BUILD)/rootfs.tar
 DEBIAN_SPACE	:= $(subst ,, )
 DEBIAN_COMMA	:= ,
@@ -51,9 +51,9 @@ DEBIAN_MODULES	 = $(DEBIAN_KSRC)/samples/kgr/kgr_patcher.ko \
 		   $(if $(filter 1,$(KGR_FIXES)),$(DEBIAN_BUILD)/kgr-fixes/*/kgr_fix_*.ko \
 		   $(DEBIAN_BUILD)/kgr-fixes/kgr-fixes.list $(DEBIAN_KSRC)/fs/binfmt_misc.ko)
 
-# the packages of the tool and of the demonstration patches, which
-# test-kgr-deb.sh installs and removes
-DEBIAN_DEBS	 = $(DEBIAN_BUILD)/debs/*.deb
+# the packages of the kernel ("make deb"), the tool and the demonstration
+# patches, which check-debian-admin installs, upgrades and removes
+DEBIAN_DEBS	 = $(DEBIAN_BUILD)/debs/kgraft-*.deb $(DEBIAN_BUILD)/debs/linux-image-*.deb
 # a patch module as kbuild made it, before it was signed: what
 # lockdown=integrity refuses in test-admin-4-lockdown.sh
 DEBIAN_UNSIGNED	 = $(DEBIAN_BUILD)/kgr-debs/demo-1/module/kgr_fix_demo_1.ko
@@ -62,12 +62,12 @@ DEBIAN_MEM	?= 1G
 DEBIAN_TIMEOUT	?= 3600
 DEBIAN_LOG	 = $(LOGDIR)/debian.log
 DEBIAN_KAPPEND	 = root=/dev/vda rw rootfstype=ext4 $(KAPPEND)
-DEBIAN_QEMU_RUN	 = $(CURDIR)/scripts/qemu-run.sh --kernel $(DEBIAN_BZIMAGE) \
-		   --drive $(DEBIAN_IMAGE) --accel $(QEMU_ACCEL) \
+DEBIAN_QEMU_ARGS = --drive $(DEBIAN_IMAGE) --accel $(QEMU_ACCEL) \
 		   --smp $(QEMU_SMP) --mem $(DEBIAN_MEM)
+DEBIAN_QEMU_RUN	 = $(CURDIR)/scripts/qemu-run.sh --kernel $(DEBIAN_BZIMAGE) $(DEBIAN_QEMU_ARGS)
 
 .PHONY: help-debian debian-config debian-kernel debian-rootfs debian-image \
-	debian-boot check-debian check-debian-admin debian-shell bench-debian
+	debian-boot check-debian check-debian-admin debian-shell bench-debian deb
 
 help-debian:
 	@echo 'The Debian guest: Debian'"'"'s kernel config, a systemd guest'
@@ -105,9 +105,38 @@ help-debian:
 debian-config:
 	$(DEBIAN_MAKE) config
 
+# The kernel's own packages carry this Debian revision: version
+# RELEASE-$(KGR_DEB_REVISION).
+KGR_DEB_REVISION ?= 1+kgraft1
+
+# The patch packages depend on exactly the kernel package "make deb"
+# builds (its version is known once the kernel is configured).
 debian-kernel:
-	$(DEBIAN_MAKE) kernel testmods benchmods $(if $(filter 1,$(KGR_FIXES)),kgr-fixes) \
-		kgr-tools-deb kgr-deb-demo
+	$(DEBIAN_MAKE) kernel testmods benchmods $(if $(filter 1,$(KGR_FIXES)),kgr-fixes)
+	$(DEBIAN_MAKE) kgr-tools-deb kgr-deb-demo \
+		KGR_KERNEL_VERSION=$$(cat $(DEBIAN_KSRC)/include/config/kernel.release)-$(KGR_DEB_REVISION)
+
+# The kernel as Debian packages (linux-image-RELEASE, linux-headers-RELEASE,
+# linux-libc-dev; no -dbg package, as debian.config builds no debug
+# info): the two steps of the kernel's "make bindeb-pkg" without its
+# dpkg-buildpackage, whose rebuild with the packages' version would
+# recompile much of the tree: scripts/package/mkdebian writes debian/,
+# then "make intdeb-pkg" packs what the build made (20 s).  The packages
+# go to $(DEBIAN_BUILD)/debs.
+DEB_PACKAGES	+= dpkg-dev rsync
+
+deb: debian-kernel
+	@rel=$$(cat $(DEBIAN_KSRC)/include/config/kernel.release); \
+	ver=$$rel-$(KGR_DEB_REVISION); \
+	rm -f $(DEBIAN_BUILD)/linux-*.deb $(DEBIAN_BUILD)/debs/linux-*.deb; \
+	cd $(DEBIAN_KSRC) && \
+	KERNELRELEASE=$$rel ARCH=$(KARCH) UTS_MACHINE=$(KARCH) KDEB_SOURCENAME=linux-upstream \
+		KDEB_PKGVERSION=$$ver MAKE=$(MAKE) $(SHELL) scripts/package/mkdebian && \
+	$(MAKE) ARCH=$(KARCH) KDEB_PKGVERSION=$$ver intdeb-pkg > $(DEBIAN_BUILD)/deb.log 2>&1 || \
+		{ tail -n 30 $(DEBIAN_BUILD)/deb.log; exit 1; }
+	@mkdir -p $(DEBIAN_BUILD)/debs
+	mv $(DEBIAN_BUILD)/linux-*.deb $(DEBIAN_BUILD)/debs/
+	@ls -l $(DEBIAN_BUILD)/debs/linux-*.deb
 
 # What dpkg leaves out of the guests: documentation but the copyrights,
 # manual pages but kgr(8) (with its directory), translations.  The root
@@ -162,20 +191,35 @@ check-debian: debian-image
 	exit $$rc
 
 # An administrator's day (initramfs/tests/admin/): one image booted four
-# times, each boot running the test of its name; the third with
-# kgr.enable=0, the fourth with lockdown=integrity.  Each log is judged as
-# check-debian's is; the first failure ends the day.
+# times, each boot running the test of its name.  The first boots the
+# build's bzImage and installs the kernel package ("make deb"), whose
+# hooks make an initrd in the image's /boot; the next three boot that
+# kernel and initrd, taken out of the image (debugfs), the third with
+# kgr.enable=0, the fourth with lockdown=integrity.  Each log is judged
+# as check-debian's is; the first failure ends the day.
 DEBIAN_ADMIN_BOOTS = 1-install 2-reboot 3-disabled:kgr.enable=0 4-lockdown:lockdown=integrity
+DEBIAN_ADMIN_BOOT  = $(DEBIAN_BUILD)/admin-boot
 
-check-debian-admin: debian-image
-	@rc=0; for b in $(DEBIAN_ADMIN_BOOTS); do \
+check-debian-admin: deb debian-image
+	@rm -rf $(DEBIAN_ADMIN_BOOT) && mkdir -p $(DEBIAN_ADMIN_BOOT)
+	@rc=0; run="$(DEBIAN_QEMU_RUN)"; rel=$$(cat $(DEBIAN_KSRC)/include/config/kernel.release); \
+	for b in $(DEBIAN_ADMIN_BOOTS); do \
 		name=$${b%%:*}; extra=; case $$b in *:*) extra=$${b#*:} ;; esac; \
 		log=$(LOGDIR)/debian-admin-$$name.log; \
 		echo "check-debian-admin: boot $$name $$extra"; \
-		$(DEBIAN_QEMU_RUN) --timeout 600 --log $$log --append "$(DEBIAN_KAPPEND) \
+		$$run --timeout 900 --log $$log --append "$(DEBIAN_KAPPEND) \
 			kgr.testsdir=/tests/admin kgr.tests=test-admin-$$name.sh $$extra" || rc=$$?; \
 		$(CURDIR)/scripts/check-log.sh --systemd $$log || rc=1; \
 		[ $$rc = 0 ] || break; \
+		[ "$$name" = 1-install ] || continue; \
+		for f in vmlinuz initrd.img; do \
+			debugfs -R "dump /boot/$$f-$$rel $(DEBIAN_ADMIN_BOOT)/$$f" \
+				$(DEBIAN_IMAGE) 2>/dev/null; \
+			[ -s $(DEBIAN_ADMIN_BOOT)/$$f ] || { echo "check-debian-admin: no /boot/$$f-$$rel in the image"; rc=1; }; \
+		done; \
+		[ $$rc = 0 ] || break; \
+		run="$(CURDIR)/scripts/qemu-run.sh --kernel $(DEBIAN_ADMIN_BOOT)/vmlinuz \
+			--initrd $(DEBIAN_ADMIN_BOOT)/initrd.img $(DEBIAN_QEMU_ARGS)"; \
 	done; exit $$rc
 
 debian-shell: debian-image

@@ -86,8 +86,10 @@ fi
 # the Debian packages of the tool and of patches, for dpkg -i in the guest
 if [ -n "$debs" ]; then
 	mkdir -p "$stage/var/cache/kgr-debs"
-	# shellcheck disable=SC2086
-	cp $debs "$stage/var/cache/kgr-debs/"
+	for f in $debs; do
+		# a pattern that matched nothing: "make deb" did not run
+		[ ! -f "$f" ] || cp "$f" "$stage/var/cache/kgr-debs/"
+	done
 	say "packages: $(cd "$stage/var/cache/kgr-debs" && echo *.deb)"
 fi
 

@@ -8,6 +8,7 @@
 DEBS=/var/cache/kgr-debs
 REL=$(uname -r)
 PKG=kgraft-patch-$REL
+DIR=/lib/modules/$REL/kgraft
 
 [ -f /var/lib/dpkg/status ] && command -v apt-get > /dev/null ||
 	skip "no dpkg and apt in this guest"

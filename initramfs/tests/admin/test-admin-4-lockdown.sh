@@ -7,7 +7,7 @@
 # signed with the build's key (as every module of the image and of the
 # packages is) loads and patches.
 #
-# kgr-timeout: 120
+# kgr-timeout: 300
 
 . "$(dirname "$0")/common.sh"
 
