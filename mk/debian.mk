@@ -86,6 +86,8 @@ help-debian:
 	@echo '  check-debian-bpf  the same with BTF (configs/bpf.config) and bpftrace, in'
 	@echo '                 $$(BPF_BUILD): test-kgr-bpf.sh and test-kgr-direct-share.sh'
 	@echo '                 (log: $$(BPF_LOG); about twice the build time)'
+	@echo '  deb            the kernel as Debian packages (linux-image, linux-headers,'
+	@echo '                 linux-libc-dev, RELEASE-$(KGR_DEB_REVISION)) in $$(DEBIAN_BUILD)/debs'
 	@echo '  check-debian-admin  an administrator'"'"'s day: the image booted four times'
 	@echo '                 (initramfs/tests/admin/): install the tool and a patch package,'
 	@echo '                 reboot (patched by kgr.service before network-pre.target) and'
