@@ -35,8 +35,9 @@ DEBIAN_MAKE	 = $(MAKE) $(DEBIAN_MAKEFLAGS) BUILD=$(DEBIAN_BUILD) BASE_CONFIG=$(D
 # again only when the package list changes), plus the tests, the test
 # modules built against the Debian-config kernel, the helpers and the
 # unit (scripts/mkdebian-image.sh, a few seconds: every run boots a fresh
-# image).  Manual pages are left out, but kgr(8), which test-kgr-deb.sh
-# reads with man-db's man once kgraft-tools is installed.
+# image).  Manual pages are left out, but kgr(8), which the
+# administrator's day (initramfs/tests/admin) reads with man-db's man once
+# kgraft-tools is installed.
 DEBIAN_SUITE	?= bookworm
 DEBIAN_GUEST_PACKAGES ?= systemd-sysv udev dbus openssh-server cron rsyslog \
 		   stress-ng kmod procps iproute2 less man-db initramfs-tools
