@@ -6,7 +6,9 @@
 # -v adds their kernel stacks) and poke (stop and continue them, so that
 # they cross where they stop), on a transition held by a task asleep in
 # the middle of a trip; load and revert, which wait for their transition
-# (and fail, naming the blockers, when it does not end in time); install,
+# (and fail, naming the blockers, when it does not end in time: load then
+# reverts its patch, unless --no-revert, and revert takes back a patch
+# whose own transition is in progress); install,
 # list, info, uninstall and boot on a directory of installed patches; the
 # JSON of status, patches and blocking (checked by kgr-json).
 #
@@ -108,9 +110,9 @@ grep -q "^kgr: module $P of $P removed$" /tmp/revert.out || die "kgr revert did 
 [ ! -d /sys/module/$P ] || die "module $P is still loaded after kgr revert"
 assert_eq 1 "$(fn_version tool)" "the function after kgr revert"
 
-start_test "kgr load fails, naming the blockers, when the transition does not end in time"
+start_test "kgr load --no-revert fails, naming the blockers, and leaves the transition"
 hold_transition /tmp/hold.out
-if kgr load -t 2 --no-poke "$F" > /tmp/load.out 2> /tmp/load.err; then
+if kgr load -t 2 --no-poke --no-revert "$F" > /tmp/load.out 2> /tmp/load.err; then
 	die "kgr load succeeded with the transition held"
 fi
 log "kgr load: $(cat /tmp/load.out /tmp/load.err)"
@@ -124,11 +126,33 @@ kgr blocking --json > /tmp/blocking.json
 kgr-json < /tmp/blocking.json || die "kgr blocking --json is not JSON: $(cat /tmp/blocking.json)"
 grep -q "\"pid\": $HOLD_PID, \"comm\": \"kgr-probe\", \"cmdline\": \"kgr-probe -w trip\", \"kthread\": false, \"why\": \"" \
 	/tmp/blocking.json || die "kgr blocking --json does not name $HOLD_PID with a reason: $(cat /tmp/blocking.json)"
-if kgr revert -t 1 $P > /tmp/revert.out 2>&1; then
-	die "kgr revert succeeded during the patch's own transition"
+grep -q "goes on in the background" /tmp/load.err || die "kgr load --no-revert did not say the transition goes on"
+assert_eq 1 "$(cat $KGR_SYS/in_progress)" "in_progress after kgr load --no-revert"
+# the held task never crossed: the revert is done without it
+kgr revert -t 30 $P > /tmp/revert.out 2>&1 ||
+	die "kgr revert during the patch's own transition failed: $(cat /tmp/revert.out)"
+log "kgr revert: $(cat /tmp/revert.out)"
+[ ! -d /sys/module/$P ] || die "module $P is still loaded after kgr revert"
+assert_eq 1 "$(fn_version tool)" "the function after kgr revert of the transition"
+assert_eq 0 "$(cat /proc/$HOLD_PID/kgr_in_progress)" "the held task's mark: it never crossed, and is where the revert ends"
+
+start_test "kgr load reverts a transition that does not end in time, and fails"
+if kgr load -t 2 --no-poke "$F" > /tmp/load.out 2> /tmp/load.err; then
+	die "kgr load succeeded with the transition held"
 fi
+log "kgr load: $(cat /tmp/load.out /tmp/load.err)"
+grep -q "^kgr:   $HOLD_PID kgr-probe kgr-probe -w trip$" /tmp/load.err ||
+	die "kgr load did not name the holding task $HOLD_PID"
+grep -q "^kgr: $P was not applied: its transition did not finish within 2 s, and it was reverted" /tmp/load.err ||
+	die "kgr load did not say it reverted the patch"
+[ ! -d /sys/module/$P ] || die "module $P is still loaded after kgr load gave up"
+[ ! -d "$KGR_SYS/$P" ] || die "$KGR_SYS/$P is still there after kgr load gave up"
+assert_eq 0 "$(cat $KGR_SYS/in_progress)" "in_progress after kgr load gave up"
+assert_eq 1 "$(fn_version tool)" "the function after kgr load gave up"
 release_hold /tmp/hold.out
-kgr_wait_finalized 30
+# the next valid request succeeds
+kgr load -t 30 "$F" > /tmp/load.out 2>&1 || die "kgr load failed: $(cat /tmp/load.out)"
+assert_eq 2 "$(fn_version tool)" "the patched function after kgr load"
 kgr revert -t 30 $P > /tmp/revert.out 2>&1 || die "kgr revert failed: $(cat /tmp/revert.out)"
 
 start_test "kgr install, list, info, boot and uninstall"
