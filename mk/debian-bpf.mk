@@ -18,7 +18,7 @@ BPF_LOG		 = $(LOGDIR)/debian-bpf.log
 # pahole, which makes the BTF
 DEB_PACKAGES	+= dwarves
 
-.PHONY: check-debian-bpf
+.PHONY: check-debian-bpf deb-dbg
 
 check-debian-bpf:
 	$(MAKE) check-debian DEBIAN_BUILD=$(BPF_BUILD) \
@@ -26,3 +26,12 @@ check-debian-bpf:
 		DEBIAN_GUEST_PACKAGES='$(DEBIAN_GUEST_PACKAGES) bpftrace' \
 		DEBIAN_IMAGE_SIZE=3G DEBIAN_LOG=$(BPF_LOG) \
 		KAPPEND='kgr.tests=$(BPF_TESTS) $(KAPPEND)'
+
+# The kernel packages of "make deb" with linux-image-RELEASE-dbg too (the
+# vmlinux with its debug info under /usr/lib/debug, for crash, perf and
+# gdb), which the kernel's packaging makes when CONFIG_DEBUG_INFO is set:
+# built from this kernel with DWARF and BTF, in $(BPF_BUILD)/debs.  Not in
+# CI, for the build time.
+deb-dbg:
+	$(MAKE) deb DEBIAN_BUILD=$(BPF_BUILD) \
+		CONFIG_FRAGMENTS=$(CURDIR)/configs/bpf.config

@@ -86,6 +86,7 @@ help-debian:
 	@echo '                 and logs in $$(DEBIAN_BUILD)/bench and $$(DEBIAN_BUILD)/logs'
 	@echo '  check-debian-bpf  the same with BTF (configs/bpf.config) and bpftrace, in'
 	@echo '                 $$(BPF_BUILD): test-kgr-bpf.sh and test-kgr-direct-share.sh'
+	@echo '  deb-dbg        "make deb" on that kernel: linux-image-RELEASE-dbg too'
 	@echo '                 (log: $$(BPF_LOG); about twice the build time)'
 	@echo '  deb            the kernel as Debian packages (linux-image, linux-headers,'
 	@echo '                 linux-libc-dev, RELEASE-$(KGR_DEB_REVISION)) in $$(DEBIAN_BUILD)/debs'
@@ -121,7 +122,7 @@ debian-kernel:
 
 # The kernel as Debian packages (linux-image-RELEASE, linux-headers-RELEASE,
 # linux-libc-dev; no -dbg package, as debian.config builds no debug
-# info): the two steps of the kernel's "make bindeb-pkg" without its
+# info: "make deb-dbg" makes it, mk/debian-bpf.mk): the two steps of the kernel's "make bindeb-pkg" without its
 # dpkg-buildpackage, whose rebuild with the packages' version would
 # recompile much of the tree: scripts/package/mkdebian writes debian/,
 # then "make intdeb-pkg" packs what the build made (20 s).  The packages

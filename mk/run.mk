@@ -57,7 +57,8 @@ check-preempt:
 # alone; every one must fail. The source is put back after each run.
 # RED_CASES picks some (bh fork stale safepoint idle hotplug pin symbols stub exit
 # unseen rmtp uring symref symrules perfn keep kick kicksleep dops objpos
-# prockmsg nopfree revdirect dshare seltimeout accept).
+# prockmsg nopfree revdirect dshare seltimeout accept keep cbstate reverse
+# reverseflip reversenops).
 # RED_KERNEL=debian: the Debian-config kernel's tree, and each test booted
 # alone in the Debian guest (systemd, networking, rsyslog).
 RED_KERNEL	?= preempt

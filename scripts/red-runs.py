@@ -204,6 +204,26 @@ CASES = {
         ('kernel/kgr.c', '\tret = kgr_states_compatible(patch);\n',
          '\tret = 0;\n'),
     ]),
+    'reverse': ('22', '0700', ['test-kgr-reverse.sh'], '', [
+        # a revert during the patch's own transition is refused again
+        ('kernel/kgr.c',
+         '\tif (kgr_in_progress && kgr_patch == patch && !kgr_reverting) {\n',
+         '\tif (0) {\n'),
+    ]),
+    'reverseflip': ('22', '0700', ['test-kgr-reverse.sh'], '', [
+        # the transition turns round, but the tasks' marks stay as they
+        # were (the idle tasks' are still flipped)
+        ('kernel/kgr_transition.c',
+         '\t\t\tmarked += kgr_flip_mark(p);\n',
+         '\t\t\tmarked += kgr_task_in_progress(p);\n'),
+    ]),
+    'reversenops': ('22', '0700', ['test-kgr-reverse.sh'], '', [
+        # a cumulative patch turned round leaves its nops on their functions
+        ('kernel/kgr.c',
+         '\t\t\tkgr_func_pop_nops(kgr_patch, NULL);\n'
+         '\t\t\tlist_add_tail(&kgr_patch->list, released);\n',
+         '\t\t\tlist_add_tail(&kgr_patch->list, released);\n'),
+    ]),
 }
 
 
@@ -240,6 +260,9 @@ EXPECT = {
     'accept': r'patching did not finalize within 5 s',
     'keep': r'rmmod of a module a task may still run|does not say that|does not list|GUEST DIED',
     'cbstate': r'kgr_test_callbacks_c loaded',
+    'reverse': r'the revert of kgr_test_patch_reverse was refused',
+    'reverseflip': r'the revert of kgr_test_patch_reverse did not finalize|the held trip|the held task',
+    'reversenops': r'kgr_test_fn_reverse_all\(\) after the revert',
 }
 
 

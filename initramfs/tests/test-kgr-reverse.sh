@@ -20,8 +20,13 @@ load_target reverse
 # asleep in the middle of a trip of kgr_test_fn_reverse(), before the patch
 block_trip reverse /tmp/held.out
 held=$BLOCKED_PID
+# short trips, many of them on each side of each change
+echo 5 > $KGR_TEST/spin_ms
 hammers_start 2 -a
+sleep 1
 load_mod $P
+sleep 2
+# (the hammers call the function fn_version selects, kgr_test_fn_reverse())
 assert_eq 2 "$(fn_version reverse)" "a new process's call during the transition"
 assert_eq 1 "$(cat /proc/$held/kgr_in_progress)" "the held task's mark"
 assert_eq "kgr_test_fn_reverse kgr_test_target_reverse 0 patching" \
@@ -34,10 +39,8 @@ kgr_wait_reverted $P 30
 assert_eq 0 "$(cat /proc/$held/kgr_in_progress)" "the held task's mark after the revert"
 assert_eq 0 "$(cat $KGR_SYS/in_progress)" "in_progress after the revert"
 [ -e "$KGR_SYS/$P" ] && die "$KGR_SYS/$P is still there"
-assert_eq 1 "$(fn_version reverse)" "kgr_test_fn_reverse() after the revert"
+sleep 1
 unload_mod $P
-# each hammer went 1 -> 2 -> 1 at most, and never saw a mixed trip
-hammers_stop_flips 2 2
 select_fn reverse
 echo 1 > $KGR_TEST/release
 wait_for 'grep -q "^next=" /tmp/held.out' 10 || die "the held task was not released"
@@ -45,6 +48,13 @@ cat /tmp/held.out
 assert_eq "1 1" "$(sed -n 's/^trip=//p' /tmp/held.out)" "both calls of the held trip"
 assert_eq 1 "$(field next /tmp/held.out)" "the held task's next system call"
 kill $held; wait $held 2>/dev/null
+# each hammer crossed to the new code and back: 1 -> 2 -> 1, never a
+# mixed trip
+hammers_stop_flips 2 2
+for f in /tmp/hammer.*.out; do
+	assert_eq 2 "$(field flips "$f")" "$f: the changes of version seen"
+done
+assert_eq 1 "$(fn_version reverse)" "kgr_test_fn_reverse() after the revert"
 
 start_test "a trip under way when the transition turns round keeps the new code to its end"
 hold_transition /tmp/hold.out
@@ -59,8 +69,11 @@ start_test "a second revert is refused while the first one runs"
 hold_transition /tmp/hold.out
 load_mod $P
 # a task that crossed, asleep in the middle of a trip: it holds the revert
-block_trip reverse /tmp/crossed.out
-crossed=$BLOCKED_PID
+# (block_trip would wait for a single sleeper; the holding task is one too)
+select_fn reverse
+kgr-probe -w trip > /tmp/crossed.out 2>&1 &
+crossed=$!
+wait_for '[ "$(cat $KGR_TEST/waiting)" = 2 ]' 10 || die "kgr-probe did not block"
 assert_eq 0 "$(cat /proc/$crossed/kgr_in_progress)" "the mark of a task that crossed"
 kgr_revert $P
 assert_eq 1 "$(cat /proc/$crossed/kgr_in_progress)" "its mark once the transition turned round"
