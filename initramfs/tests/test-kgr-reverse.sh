@@ -121,6 +121,7 @@ assert_eq 2 "$(fn_version reverse_all)" "kgr_test_fn_reverse_all() after the rev
 assert_eq "kgr_test_fn_reverse_all kgr_test_target_reverse_all 0 applied" \
 	"$(cat $KGR_SYS/$B/state)" "$B/state after the revert"
 release_hold /tmp/hold.out
+# nothing of the cumulative patch stays on top of it: it can be reverted
 kgr_revert $B
 kgr_wait_reverted $B 30
 unload_mod $B
