@@ -58,7 +58,7 @@ check-preempt:
 # RED_CASES picks some (bh fork stale safepoint idle hotplug pin symbols stub exit
 # unseen rmtp uring symref symrules perfn keep kick kicksleep dops objpos
 # prockmsg nopfree revdirect dshare seltimeout accept keep cbstate reverse
-# reverseflip reversenops).
+# reverseflip reversenops tramppack).
 # RED_KERNEL=debian: the Debian-config kernel's tree, and each test booted
 # alone in the Debian guest (systemd, networking, rsyslog).
 RED_KERNEL	?= preempt

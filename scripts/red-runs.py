@@ -217,6 +217,12 @@ CASES = {
          '\t\t\tmarked += kgr_flip_mark(p);\n',
          '\t\t\tmarked += kgr_task_in_progress(p);\n'),
     ]),
+    'tramppack': ('25.3', '0800', ['test-kgr-many.sh'], '', [
+        # every trampoline takes a page of its own again
+        ('kernel/kgr_stack.c',
+         '\t\tif (pos < KGR_TRAMP_UNITS)\n\t\t\tgoto found;\n',
+         '\t\tif (0)\n\t\t\tgoto found;\n'),
+    ]),
     'reversenops': ('22', '0700', ['test-kgr-reverse.sh'], '', [
         # a cumulative patch turned round leaves its nops on their functions
         ('kernel/kgr.c',
@@ -260,6 +266,7 @@ EXPECT = {
     'accept': r'patching did not finalize within 5 s',
     'keep': r'rmmod of a module a task may still run|does not say that|does not list|GUEST DIED',
     'cbstate': r'kgr_test_callbacks_c loaded',
+    'tramppack': r'the trampolines of \d+ functions take \d+ pages',
     'reverse': r'the revert of kgr_test_patch_reverse was refused',
     'reverseflip': r'the revert of kgr_test_patch_reverse did not finalize|the held trip|the held task',
     # a nop left on top of kgr_test_fn_reverse_all() sends the calls of

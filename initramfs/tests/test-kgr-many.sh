@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A patch of 64 functions (kgr_test_many_patch) is applied and reverted:
-# every function runs the new code, then its own again. The log gets the
-# times that the kernel log's timestamps give for each step: the
+# every function runs the new code, then its own again, and once it is
+# finalized the trampolines of their direct calls share a page. The log
+# gets the times that the kernel log's timestamps give for each step: the
 # transition, and its finalization, which holds kGraft's lock (a module
 # that loads meanwhile waits for it). Then a kthread's safe points are
 # timed while it compares its stack with the nops that a replace_all patch
@@ -32,6 +33,23 @@ assert_eq 128 "$(cat /proc/kgr_test_many)" "the sum of the 64 functions, patched
 start=$(ts "% insmod kgr_test_many_patch.ko")
 ok=$(ts "kgr succeeded")
 log "64 functions applied: transition $(ms "$start" "$ok") ms, finalization $(ms "$ok" "$(ts "transition finalized")") ms"
+
+start_test "the finalized functions' trampolines share pages"
+# after the finalization a work gives the functions their direct calls
+wait_for 'kmsg_since_mark | grep -q "functions called directly"' 30 ||
+	die "no direct calls after the finalization"
+awk '$1 ~ /^kgr_test_many_fn_/ { getline n
+     if (n ~ /direct-->/) { sub(/.*direct-->/, "", n); print n } }' \
+	/sys/kernel/tracing/enabled_functions > /tmp/many.direct
+n=$(wc -l < /tmp/many.direct)
+# a whole run leaves other tests' patches, which may hold some of the
+# direct calls' ftrace_ops; most of the 64 are called directly
+[ "$n" -ge 8 ] || die "only $n of the 64 functions are called directly"
+assert_eq "$n" "$(sort -u /tmp/many.direct | wc -l)" "distinct trampolines of the $n functions called directly"
+# 16 bytes each: 64 of them fit in one page, two if they straddle
+pages=$(sed 's/...$//' /tmp/many.direct | sort -u | wc -l)
+log "$n functions called directly, their trampolines in $pages page(s): $(head -n 3 /tmp/many.direct | tr '\n' ' ')..."
+[ "$pages" -le 2 ] || die "the trampolines of $n functions take $pages pages"
 
 kgr_revert kgr_test_many_patch
 kgr_wait_reverted kgr_test_many_patch 60
