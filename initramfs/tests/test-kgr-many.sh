@@ -35,23 +35,51 @@ ok=$(ts "kgr succeeded")
 log "64 functions applied: transition $(ms "$start" "$ok") ms, finalization $(ms "$ok" "$(ts "transition finalized")") ms"
 
 start_test "the finalized functions' trampolines share pages"
-# many_direct: the direct call targets of the 64 functions, in
-# /tmp/many.direct; their number
+# many_direct: the direct call targets of the 64 functions, as ftrace
+# prints them (%pS: an address, or SYMBOL+0xOFF/0xSIZE when kallsyms
+# knows a symbol before it), in /tmp/many.direct; their number
 many_direct() {
 	awk '$1 ~ /^kgr_test_many_fn_/ { getline n
-	     if (n ~ /direct-->/) { sub(/.*direct-->/, "", n); print n } }' \
+	     if (n ~ /direct-->/) { sub(/.*direct-->/, "", n); print $1 } }' \
 		/sys/kernel/tracing/enabled_functions > /tmp/many.direct
 	wc -l < /tmp/many.direct
 }
+
+# to_addr TARGET: a target of /tmp/many.direct as "HIGH:LOW" in hex, the
+# address's top 48 bits and its low 16 (a shell's arithmetic is signed
+# 64-bit, too narrow for a kernel address in one piece)
+to_addr() {
+	local base off hi lo
+
+	case $1 in
+	0x*)
+		base=${1#0x}
+		off=0
+		;;
+	*)
+		off=${1#*+}
+		off=${off%%/*}
+		base=$(awk -v s="${1%%+*}" '$3 == s { print $1; exit }' /proc/kallsyms)
+		[ -n "$base" ] || { echo "no ${1%%+*} in /proc/kallsyms"; return; }
+		;;
+	esac
+	hi=${base%????}
+	lo=$((0x${base#"$hi"} + off))
+	printf '%x:%04x\n' $((0x$hi + (lo >> 16))) $((lo & 0xffff))
+}
+
 # a whole run leaves other tests' patches, which may hold some of the
 # direct calls' ftrace_ops; most of the 64 are called directly, through
 # their finalized trampolines once the transition's are retargeted
 wait_for '[ "$(many_direct)" -ge 8 ]' 30 ||
 	die "only $(many_direct) of the 64 functions are called directly"
 n=$(many_direct)
-assert_eq "$n" "$(sort -u /tmp/many.direct | wc -l)" "distinct trampolines of the $n functions called directly"
+while read -r t; do
+	to_addr "$t"
+done < /tmp/many.direct > /tmp/many.addr
+assert_eq "$n" "$(sort -u /tmp/many.addr | wc -l)" "distinct trampolines of the $n functions called directly"
 # 16 bytes each: 64 of them fit in one page, two if they straddle
-pages=$(sed 's/...$//' /tmp/many.direct | sort -u | wc -l)
+pages=$(sed 's/...$//' /tmp/many.addr | sort -u | wc -l)
 log "$n functions called directly, their trampolines in $pages page(s): $(head -n 3 /tmp/many.direct | tr '\n' ' ')..."
 [ "$pages" -le 2 ] || die "the trampolines of $n functions take $pages pages"
 
