@@ -40,7 +40,8 @@ start_test "the finalized functions' trampolines share pages"
 # knows a symbol before it), in /tmp/many.direct; their number
 many_direct() {
 	awk '$1 ~ /^kgr_test_many_fn_/ { getline n
-	     if (n ~ /direct-->/) { sub(/.*direct-->/, "", n); print $1 } }' \
+	     if (n ~ /direct-->/) { sub(/.*direct-->/, "", n)
+				    split(n, w, " "); print w[1] } }' \
 		/sys/kernel/tracing/enabled_functions > /tmp/many.direct
 	wc -l < /tmp/many.direct
 }
@@ -56,11 +57,15 @@ to_addr() {
 		base=${1#0x}
 		off=0
 		;;
-	*)
+	*+0x*/*)
 		off=${1#*+}
 		off=${off%%/*}
 		base=$(awk -v s="${1%%+*}" '$3 == s { print $1; exit }' /proc/kallsyms)
 		[ -n "$base" ] || { echo "no ${1%%+*} in /proc/kallsyms"; return; }
+		;;
+	*)
+		echo "not an address: $1"
+		return
 		;;
 	esac
 	hi=${base%????}
@@ -77,6 +82,7 @@ n=$(many_direct)
 while read -r t; do
 	to_addr "$t"
 done < /tmp/many.direct > /tmp/many.addr
+grep -q '^not\|^no ' /tmp/many.addr && die "direct targets not understood: $(grep '^not\|^no ' /tmp/many.addr | head -n 3)"
 assert_eq "$n" "$(sort -u /tmp/many.addr | wc -l)" "distinct trampolines of the $n functions called directly"
 # 16 bytes each: 64 of them fit in one page, two if they straddle
 pages=$(sed 's/...$//' /tmp/many.addr | sort -u | wc -l)
