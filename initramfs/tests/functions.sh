@@ -177,10 +177,9 @@ spin_across() {
 	cat "$out"
 }
 
-# assert_one_trip OUT V NEXT: the trip that kgr-probe wrote to OUT made
-# more than 100 calls, all of which returned V (no switch between two
-# calls), and the next system call got NEXT.
-assert_one_trip() {
+# assert_trip OUT V: the trip that kgr-probe wrote to OUT made more than
+# 100 calls, all of which returned V (no switch between two calls).
+assert_trip() {
 	local calls
 
 	calls=$(field calls "$1")
@@ -189,6 +188,12 @@ assert_one_trip() {
 	assert_eq 0 "$(field old2new "$1")" "old-to-new switches within the trip"
 	assert_eq "$2" "$(field first "$1")" "first call of the trip"
 	assert_eq "$2" "$(field last "$1")" "last call of the trip"
+}
+
+# assert_one_trip OUT V NEXT: assert_trip OUT V, and the next system call
+# got NEXT.
+assert_one_trip() {
+	assert_trip "$1" "$2"
 	assert_eq "$3" "$(field next "$1")" "the next system call"
 }
 

@@ -65,12 +65,7 @@ spin_across spin reverse /tmp/spin.out kgr_revert $P
 # (RCU Tasks, on a preemptible kernel such as Debian's); a task running
 # in the kernel holds that wait until it leaves, so there the turn comes
 # after this trip, and the trip's next call may still get the new code.
-calls=$(field calls /tmp/spin.out)
-[ "${calls:-0}" -gt 100 ] || die "only ${calls:-0} calls in the trip"
-assert_eq 0 "$(field new2old /tmp/spin.out)" "new-to-old switches within the trip"
-assert_eq 0 "$(field old2new /tmp/spin.out)" "old-to-new switches within the trip"
-assert_eq 2 "$(field first /tmp/spin.out)" "first call of the trip"
-assert_eq 2 "$(field last /tmp/spin.out)" "last call of the trip"
+assert_trip /tmp/spin.out 2
 case $(field next /tmp/spin.out) in
 1|2) ;;
 *) die "the next system call got '$(field next /tmp/spin.out)'" ;;
