@@ -223,6 +223,23 @@ CASES = {
          '\t\tif (pos < KGR_TRAMP_UNITS)\n\t\t\tgoto found;\n',
          '\t\tif (0)\n\t\t\tgoto found;\n'),
     ]),
+    'nocap': ('25.1', '0802', ['test-kgr-many.sh'], '', [
+        # a cap on the functions called directly, as the pool of 64 was
+        ('kernel/kgr_stack.c',
+         '\tif (!READ_ONCE(ftrace_enabled))\n\t\treturn -EBUSY;\n'
+         '\tkgr_share_self = f->ipmodify;\n',
+         '\tif (!READ_ONCE(ftrace_enabled) ||\n'
+         '\t    (kgr_direct_ops.flags & FTRACE_OPS_FL_ENABLED &&\n'
+         '\t     kgr_direct_ops.func_hash->filter_hash->count >= 64))\n'
+         '\t\treturn -EBUSY;\n'
+         '\tkgr_share_self = f->ipmodify;\n'),
+    ]),
+    'trampclass': ('25.3', '0802', ['test-kgr-many.sh'], '', [
+        # finalized and transition trampolines share one list of pages
+        ('kernel/kgr_stack.c',
+         '\tstruct list_head *pages = &kgr_tramp_pages[units > 1];\n',
+         '\tstruct list_head *pages = &kgr_tramp_pages[0];\n'),
+    ]),
     'reversenops': ('22', '0700', ['test-kgr-reverse.sh'], '', [
         # a cumulative patch turned round leaves its nops on their functions
         ('kernel/kgr.c',
@@ -267,6 +284,8 @@ EXPECT = {
     'keep': r'rmmod of a module a task may still run|does not say that|does not list|GUEST DIED',
     'cbstate': r'kgr_test_callbacks_c loaded',
     'tramppack': r'the trampolines of \d+ functions take \d+ pages',
+    'nocap': r'only \d+ of the 1024 functions are called directly',
+    'trampclass': r'the trampolines of \d+ functions take \d+ pages',
     'reverse': r'the revert of kgr_test_patch_reverse was refused',
     'reverseflip': r'the revert of kgr_test_patch_reverse did not finalize|the held trip|the held task',
     # a nop left on top of kgr_test_fn_reverse_all() sends the calls of

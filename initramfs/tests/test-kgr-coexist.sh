@@ -7,9 +7,9 @@
 # redirected by kGraft and by livepatch at once, and whichever comes
 # second is refused cleanly (nothing half-done, and the next valid
 # request succeeds). A kGraft patch refused that way tried a direct call
-# first, with an ftrace_ops from kGraft's pool of 64: it gives it back,
-# so that after 65 refusals the next patch of the function still gets
-# its direct call once finalized.
+# first: it leaves nothing in ftrace's table of direct calls, so that
+# after 65 refusals the next patch of the function still gets its direct
+# call once finalized.
 #
 # kgr-timeout: 180
 

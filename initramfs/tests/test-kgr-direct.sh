@@ -11,8 +11,7 @@
 # kretprobe work on it; a revert held open keeps the direct call,
 # through a transition trampoline that decides per caller (no handler),
 # and a new patch is called directly again once finalized; kgr.direct=0
-# keeps the handler. kgr_direct_anchor() has kGraft's direct call from
-# boot on.
+# keeps the handler.
 #
 # kgr-timeout: 120
 
@@ -65,11 +64,6 @@ load_target direct
 [ -d $T/events ] || mount -t tracefs nodev $T || die "cannot mount tracefs"
 [ -f $DIRECT ] || die "no $DIRECT"
 assert_eq Y "$(cat $DIRECT)" "kgr.direct by default"
-# kGraft's own direct call since boot keeps ftrace's table of direct
-# calls allocated, so that no transition waits for an RCU Tasks grace
-# period when it registers the first one
-grep -A1 '^kgr_direct_anchor ' $T/enabled_functions | grep -q 'direct-->' ||
-	die "no direct call on kgr_direct_anchor: $(grep -A1 '^kgr_direct_anchor ' $T/enabled_functions)"
 # a trip of kgr_test_fn_direct() blocked between its two calls holds the
 # transition open; the transition trampoline is in place as it starts
 held_trip transition 2 "1 1" 2 load_mod $P

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kgr_test_many -- 64 functions for one patch (kgr_test_many_patch):
- * kgr_test_many_fn_00() ... kgr_test_many_fn_77() (see kgr_test_many.h
- * for the names), each returning 1. /proc/kgr_test_many: read, "S\n",
- * the sum of one call of each (64 unpatched, 128 patched).
+ * kgr_test_many -- 1024 functions for one patch (kgr_test_many_patch):
+ * kgr_test_many_fn_0000() ... kgr_test_many_fn_1777() (see
+ * kgr_test_many.h for the names), each returning 1. /proc/kgr_test_many:
+ * read, "S\n", the sum of one call of each (1024 unpatched, 2048 patched).
  */
 #include <linux/module.h>
 #include <linux/proc_fs.h>
@@ -42,5 +42,5 @@ static void __exit kgr_test_many_exit(void)
 	remove_proc_entry("kgr_test_many", NULL);
 }
 module_exit(kgr_test_many_exit);
-MODULE_DESCRIPTION("kGraft test: 64 functions for one patch");
+MODULE_DESCRIPTION("kGraft test: 1024 functions for one patch");
 MODULE_LICENSE("GPL");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kgr_test_many_patch -- one patch of the 64 functions of kgr_test_many:
- * each new function returns 2.
+ * kgr_test_many_patch -- one patch of the 1024 functions of kgr_test_many
+ * (of the first nr=N): each new function returns 2.
  */
 #include <linux/kgr.h>
 #include <linux/module.h>
@@ -27,8 +27,16 @@ static struct kgr_patch patch = {
 	}
 };
 
+/* nr=N: only the first N functions (a cumulative patch's nops on fewer) */
+static unsigned int nr = KGR_TEST_MANY_NR;
+module_param(nr, uint, 0444);
+
 static int __init kgr_test_many_patch_init(void)
 {
+	if (!nr)
+		return -EINVAL;
+	if (nr < KGR_TEST_MANY_NR)
+		patch.patches[nr] = KGR_PATCH_END;
 	return kgr_start_patching(&patch);
 }
 module_init(kgr_test_many_patch_init);
@@ -37,5 +45,5 @@ static void __exit kgr_test_many_patch_exit(void)
 {
 }
 module_exit(kgr_test_many_patch_exit);
-MODULE_DESCRIPTION("kGraft test: a patch of 64 functions");
+MODULE_DESCRIPTION("kGraft test: a patch of 1024 functions");
 MODULE_LICENSE("GPL");
