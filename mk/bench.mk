@@ -26,6 +26,8 @@ BENCH_SLEEP_MS	?= 2000
 # tasks of each of the 7 kinds of daemon asleep in the kernel for good
 # (poll, epoll_wait, read, futex, select, pause, wait4: 8 tasks a unit)
 BENCH_DAEMONS	?= 2
+# patches of that many functions (kgr_test_many), each system in turn
+BENCH_SIZES	?= 1,64,256,1024
 BENCH_TIMEOUT	?= 3600
 # QEMU 7.2 under -icount does not bring up this kernel's second vCPU (it
 # hangs in "Booting SMP configuration"), so the icount boots have one CPU.
@@ -42,7 +44,8 @@ GUEST_MODULES	+= $(BENCHMOD_DIR)/*.ko
 BENCH_KAPPEND	 = kgr.tests=test-kgr-bench.sh kgr.timeout=$(BENCH_TIMEOUT) \
 		   kgr.bench.loops=$(BENCH_LOOPS) kgr.bench.reps=$(BENCH_REPS) \
 		   kgr.bench.busy=$(BENCH_BUSY) kgr.bench.sleepers=$(BENCH_SLEEPERS) \
-		   kgr.bench.sleep_ms=$(BENCH_SLEEP_MS) kgr.bench.daemons=$(BENCH_DAEMONS)
+		   kgr.bench.sleep_ms=$(BENCH_SLEEP_MS) kgr.bench.daemons=$(BENCH_DAEMONS) \
+		   kgr.bench.sizes=$(BENCH_SIZES)
 
 .PHONY: help-bench benchmods bench
 
@@ -59,6 +62,7 @@ help-bench:
 	@echo '  BENCH_BUSY=$(BENCH_BUSY) BENCH_SLEEPERS=$(BENCH_SLEEPERS) BENCH_SLEEP_MS=$(BENCH_SLEEP_MS)'
 	@echo '  BENCH_DAEMONS=$(BENCH_DAEMONS) (of each of 7 kinds asleep in the kernel: poll, epoll_wait,'
 	@echo '    read, futex, select, pause, wait4)'
+	@echo '  BENCH_SIZES=$(BENCH_SIZES) (functions per patch for the rows of many functions)'
 	@echo '  BENCH_TIMEOUT=$(BENCH_TIMEOUT) (seconds per boot) BENCH_ICOUNT_SMP=$(BENCH_ICOUNT_SMP)'
 
 benchmods: kernel

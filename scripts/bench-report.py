@@ -46,7 +46,8 @@ def kv(words):
 
 def parse(path):
     res = {'call': {}, 'trans': [], 'daemons': [], 'samples': {}, 'size': {},
-           'module': {}, 'trampoline': None, 'params': {}, 'done': False}
+           'module': {}, 'trampoline': None, 'params': {}, 'done': False,
+           'scale': {}}
     for line in bench_lines(path):
         w = line.split()
         if w[0] == 'call' and len(w) >= 3:
@@ -69,6 +70,8 @@ def parse(path):
             res['module'][w[1]] = int(w[3])
         elif w[0] == 'trampoline' and len(w) == 2 and w[1].isdigit():
             res['trampoline'] = int(w[1])
+        elif w[0] == 'scale' and len(w) >= 3 and w[1].isdigit():
+            res['scale'][(int(w[1]), w[2])] = kv(w[3:])
         elif w[0] == 'params':
             res['params'] = kv(w[1:])
         elif w[0] == 'done':
@@ -318,6 +321,28 @@ def main():
                  'kgr_finalize(); "checked at once": the check the last '
                  'crossing (or the start) asked for, "periodic check": the '
                  'safety net (100 ms doubling to 1 s).')
+
+    sc = wall['scale']
+    sizes = sorted({n for n, _ in sc})
+    if sizes:
+        def ms(n, kind, key):
+            v = sc.get((n, kind), {}).get(key)
+            return '%s ms' % v if v is not None else 'n/a'
+        table += ['', '| functions in the patch | kGraft apply (finalization) '
+                  '| livepatch apply | kGraft revert (finalization) '
+                  '| livepatch revert |', '|---|---|---|---|---|']
+        for n in sizes:
+            table.append('| %d | %s (%s) | %s | %s (%s) | %s |' % (
+                n, ms(n, 'kgr', 'apply_ms'), ms(n, 'kgr', 'fin_ms'),
+                ms(n, 'klp', 'apply_ms'), ms(n, 'kgr', 'revert_ms'),
+                ms(n, 'kgr', 'rfin_ms'), ms(n, 'klp', 'revert_ms')))
+        notes.append('Patches of N functions (kgr_test_many, one boot, '
+                     'idle guest, wall time of the TCG guest): from just '
+                     'before finit_module() (or the write that starts the '
+                     'revert) to the end of the transition, "kgr: transition '
+                     'finalized" / "patching complete", time stamps of the '
+                     'kernel log; in parentheses kGraft\'s finalization, '
+                     'which holds its lock.')
 
     os.makedirs(args.out, exist_ok=True)
     text = ('\n'.join(table) + '\n\n' +

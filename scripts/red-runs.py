@@ -233,6 +233,11 @@ CASES = {
          '\t     kgr_direct_ops.func_hash->filter_hash->count >= 64))\n'
          '\t\treturn -EBUSY;\n'
          '\tkgr_share_self = f->ipmodify;\n'),
+        # ... and no batch beyond it
+        ('kernel/kgr_stack.c',
+         '\t\t\tif (!ftrace_direct_ips_add(&kgr_direct_ops, add.ips,\n',
+         '\t\t\tif (add.n <= 64 &&\n'
+         '\t\t\t    !ftrace_direct_ips_add(&kgr_direct_ops, add.ips,\n'),
     ]),
     'trampclass': ('25.3', '0802', ['test-kgr-many.sh'], '', [
         # finalized and transition trampolines share one list of pages

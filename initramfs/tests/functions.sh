@@ -141,6 +141,17 @@ kmsg_since_mark() {
 	dmesg_since_mark | grep -v '^kgr-test: '
 }
 
+# kmsg_ts TEXT: the time stamp (s) of the last kernel log line that has
+# TEXT (log() copies the tests' own lines there too)
+kmsg_ts() {
+	dmesg | grep -F "$1" | tail -n 1 | sed 's/^\[ *\([0-9.]*\)\].*/\1/'
+}
+
+# ms_between FROM TO: TO - FROM, two time stamps of kmsg_ts, in ms
+ms_between() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", (b - a) * 1000 }'
+}
+
 # refuse MODULE: insmod MODULE must fail.
 refuse() {
 	log "% insmod $1.ko (must fail)"

@@ -22,6 +22,8 @@
 #                       pause, wait4 for a child in pause (8 D tasks;
 #                       kgr-bench.c) (smoke 2, 2, 2000, 1)
 #   kgr.bench.sample_ms=P  how often the old universe is counted (50)
+#   kgr.bench.sizes=N,M,...  patches of that many functions of kgr_test_many
+#                       applied and reverted by each system (smoke 64)
 #
 # Target functions (samples/kgr-bench/kgr_bench.h): 0 is never patched;
 # kGraft patches 1 (per call), 2..1+R (idle), 2+R..1+2R (under load);
@@ -49,6 +51,7 @@ SLEEPERS=$(bparam bench.sleepers 2)
 SLEEP_MS=$(bparam bench.sleep_ms 2000)
 DAEMONS=$(bparam bench.daemons 1)
 SAMPLE_MS=$(bparam bench.sample_ms 50)
+SIZES=$(bparam bench.sizes 64 | tr , ' ')
 KLP_BASE=13	# first livepatch function: KGR_BENCH_NFN / 2 + 1
 TRANS_TIMEOUT=120
 
@@ -134,7 +137,53 @@ trans() {
 	tee -a /tmp/bench-all.out < /tmp/bench-trans.out
 }
 
-out "params mode=$MODE loops=$LOOPS reps=$REPS busy=$BUSY sleepers=$SLEEPERS sleep_ms=$SLEEP_MS daemons=$DAEMONS sample_ms=$SAMPLE_MS"
+# scale N: the first N functions of kgr_test_many patched, then reverted,
+# by kGraft, then by livepatch: wall times from the kernel log's time
+# stamps, from the insmod (the revert's start) to the end of the
+# transition; kGraft's finalization (from "kgr succeeded" to "transition
+# finalized", kGraft's lock held) apart. Each function's sum is checked
+# after each step: the code each call ran.
+MANY=/proc/kgr_test_many
+KLPSYS=/sys/kernel/livepatch/kgr_test_many_klp
+scale() {
+	local n=$1 all ka kf kr krf kla klr
+
+	start_test "patches of $n functions"
+	all=$(cat $MANY)
+	load_mod kgr_test_many_patch nr="$n"
+	kgr_wait_finalized "$TRANS_TIMEOUT"
+	assert_eq $((all + n)) "$(cat $MANY)" "kGraft: the sum with $n functions patched"
+	ka=$(ms_between "$(kmsg_ts "% insmod kgr_test_many_patch.ko nr=$n")" \
+		"$(kmsg_ts "kgr: transition finalized")")
+	kf=$(ms_between "$(kmsg_ts "kgr succeeded")" "$(kmsg_ts "kgr: transition finalized")")
+	kgr_revert kgr_test_many_patch
+	kgr_wait_reverted kgr_test_many_patch "$TRANS_TIMEOUT"
+	assert_eq "$all" "$(cat $MANY)" "kGraft: the sum with $n functions reverted"
+	kr=$(ms_between "$(kmsg_ts "kgr: reverting kgr_test_many_patch")" \
+		"$(kmsg_ts "kgr: kgr_test_many_patch is reverted")")
+	krf=$(ms_between "$(kmsg_ts "kgr succeeded")" \
+		"$(kmsg_ts "kgr: kgr_test_many_patch is reverted")")
+	unload_mod kgr_test_many_patch
+
+	load_mod kgr_test_many_klp nr="$n"
+	wait_for "kmsg_since_mark | grep -q \"'kgr_test_many_klp': patching complete\"" \
+		"$TRANS_TIMEOUT" || die "livepatch: $n functions not patched after $TRANS_TIMEOUT s"
+	assert_eq $((all + n)) "$(cat $MANY)" "livepatch: the sum with $n functions patched"
+	kla=$(ms_between "$(kmsg_ts "% insmod kgr_test_many_klp.ko nr=$n")" \
+		"$(kmsg_ts "'kgr_test_many_klp': patching complete")")
+	log "% echo 0 > $KLPSYS/enabled"
+	echo 0 > $KLPSYS/enabled || die "livepatch: the revert was refused"
+	wait_for "[ ! -e $KLPSYS ]" "$TRANS_TIMEOUT" ||
+		die "livepatch: $n functions not reverted after $TRANS_TIMEOUT s"
+	assert_eq "$all" "$(cat $MANY)" "livepatch: the sum with $n functions reverted"
+	klr=$(ms_between "$(kmsg_ts "% echo 0 > $KLPSYS/enabled")" \
+		"$(kmsg_ts "'kgr_test_many_klp': unpatching complete")")
+	unload_mod kgr_test_many_klp
+	out "scale $n kgr apply_ms=$ka fin_ms=$kf revert_ms=$kr rfin_ms=$krf"
+	out "scale $n klp apply_ms=$kla revert_ms=$klr"
+}
+
+out "params mode=$MODE loops=$LOOPS reps=$REPS busy=$BUSY sleepers=$SLEEPERS sleep_ms=$SLEEP_MS daemons=$DAEMONS sample_ms=$SAMPLE_MS sizes=$(echo $SIZES | tr ' ' ,)"
 while read -r line; do
 	out "size $line"
 done < $B/sizes
@@ -167,6 +216,11 @@ if [ "$MODE" != percall ]; then
 		trans klp "load-$r" $((KLP_BASE + REPS + r)) load
 		r=$((r + 1))
 	done
+	load_mod kgr_test_many
+	for n in $SIZES; do
+		scale "$n"
+	done
+	unload_mod kgr_test_many
 fi
 out "done"
 
@@ -232,4 +286,10 @@ grep -q '^KGR-BENCH sample load-1 kgr ' /tmp/bench-all.out || die "no samples"
 grep -q '^KGR-BENCH size kgr_patch_fun=[1-9]' /tmp/bench-all.out || die "no sizes"
 grep -q '^KGR-BENCH trampoline [1-9]' /tmp/bench-all.out || die "no trampoline size"
 grep -q '^KGR-BENCH module kgr kgr_bench_kgr_1 [1-9]' /tmp/bench-all.out || die "no module size"
+for n in $SIZES; do
+	for kind in kgr klp; do
+		grep -q "^KGR-BENCH scale $n $kind apply_ms=[0-9]* .*revert_ms=[0-9]" /tmp/bench-all.out ||
+			die "no figures for $kind's patch of $n functions"
+	done
+done
 log "ok"

@@ -15,16 +15,6 @@
 
 . "$(dirname "$0")/functions.sh"
 
-# ts TEXT: the timestamp (s) of the last kernel log line that has TEXT
-ts() {
-	dmesg | grep -F "$1" | tail -n 1 | sed 's/^\[ *\([0-9.]*\)\].*/\1/'
-}
-
-# ms FROM TO: TO - FROM, in ms
-ms() {
-	awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", (b - a) * 1000 }'
-}
-
 N=1024
 start_test "a patch of $N functions"
 load_mod kgr_test_many
@@ -32,9 +22,9 @@ assert_eq $N "$(cat /proc/kgr_test_many)" "the sum of the $N functions, unpatche
 load_mod kgr_test_many_patch
 kgr_wait_finalized 180
 assert_eq $((2 * N)) "$(cat /proc/kgr_test_many)" "the sum of the $N functions, patched"
-start=$(ts "% insmod kgr_test_many_patch.ko")
-ok=$(ts "kgr succeeded")
-log "$N functions applied: transition $(ms "$start" "$ok") ms, finalization $(ms "$ok" "$(ts "transition finalized")") ms"
+start=$(kmsg_ts "% insmod kgr_test_many_patch.ko")
+ok=$(kmsg_ts "kgr succeeded")
+log "$N functions applied: transition $(ms_between "$start" "$ok") ms, finalization $(ms_between "$ok" "$(kmsg_ts "transition finalized")") ms"
 
 start_test "the finalized functions' trampolines share pages"
 # many_direct: the direct call targets of the functions, as ftrace
@@ -99,9 +89,9 @@ log "$n functions called directly, their trampolines in $pages page(s): $(head -
 kgr_revert kgr_test_many_patch
 kgr_wait_reverted kgr_test_many_patch 180
 assert_eq $N "$(cat /proc/kgr_test_many)" "the sum of the $N functions, reverted"
-start=$(ts "kgr: reverting kgr_test_many_patch")
-ok=$(ts "kgr succeeded")
-log "$N functions reverted: transition $(ms "$start" "$ok") ms, finalization $(ms "$ok" "$(ts "kgr_test_many_patch is reverted")") ms"
+start=$(kmsg_ts "kgr: reverting kgr_test_many_patch")
+ok=$(kmsg_ts "kgr succeeded")
+log "$N functions reverted: transition $(ms_between "$start" "$ok") ms, finalization $(ms_between "$ok" "$(kmsg_ts "kgr_test_many_patch is reverted")") ms"
 unload_mod kgr_test_many_patch
 
 # the nops of a cumulative patch still take kGraft's handler, an ftrace_ops

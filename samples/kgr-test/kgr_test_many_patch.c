@@ -33,7 +33,7 @@ module_param(nr, uint, 0444);
 
 static int __init kgr_test_many_patch_init(void)
 {
-	if (!nr)
+	if (!nr || nr > KGR_TEST_MANY_NR)
 		return -EINVAL;
 	if (nr < KGR_TEST_MANY_NR)
 		patch.patches[nr] = KGR_PATCH_END;
