@@ -228,10 +228,17 @@ CASES = {
         ('kernel/kgr_stack.c',
          '\tif (!READ_ONCE(ftrace_enabled))\n\t\treturn -EBUSY;\n'
          '\tkgr_share_self = f->ipmodify;\n',
-         '\tif (!READ_ONCE(ftrace_enabled) ||\n'
-         '\t    (kgr_direct_ops.flags & FTRACE_OPS_FL_ENABLED &&\n'
-         '\t     kgr_direct_ops.func_hash->filter_hash->count >= 64))\n'
+         '\tif (!READ_ONCE(ftrace_enabled))\n'
          '\t\treturn -EBUSY;\n'
+         '\t{\n'
+         '\t\tstruct kgr_func *g;\n'
+         '\t\tint n = 0;\n'
+         '\n'
+         '\t\tlist_for_each_entry(g, &kgr_funcs, node)\n'
+         '\t\t\tn += g->direct;\n'
+         '\t\tif (n >= 64)\n'
+         '\t\t\treturn -ENOSPC;\n'
+         '\t}\n'
          '\tkgr_share_self = f->ipmodify;\n'),
         # ... and no batch beyond it
         ('kernel/kgr_stack.c',
