@@ -76,15 +76,20 @@ call() {
 	out "call $1 $2 $r"
 }
 
-# wait_done KIND MODULE: until the transition of MODULE is complete
-wait_done() {
-	local pat
-
+# done_count KIND MODULE: how many transitions of KIND (of MODULE, for
+# livepatch) the log says are complete since the mark
+done_count() {
 	case $1 in
-	kgr) pat='^kgr: transition finalized' ;;
-	klp) pat="'$2': patching complete" ;;
+	kgr) kmsg_since_mark | grep -c '^kgr: transition finalized' ;;
+	klp) kmsg_since_mark | grep -c "'$2': patching complete" ;;
 	esac
-	wait_for "kmsg_since_mark | grep -q \"$pat\"" "$TRANS_TIMEOUT" ||
+}
+
+# wait_done KIND MODULE COUNT: until the transition of MODULE is complete,
+# COUNT being done_count's before it started (kGraft's line has no name:
+# the earlier transitions' lines must not count)
+wait_done() {
+	wait_for "[ \$(done_count $1 $2) -gt $3 ]" "$TRANS_TIMEOUT" ||
 		die "$2: transition not complete after $TRANS_TIMEOUT s"
 }
 
@@ -96,9 +101,10 @@ wait_done() {
 #                 livepatch the patch replaces the gate as well)
 #   after         once the transition is complete
 percall() {
-	local kind=$1 fn=$2 mod=$3 name=${4:-$1}
+	local kind=$1 fn=$2 mod=$3 name=${4:-$1} before
 
 	call "$name" unpatched "$fn" 0
+	before=$(done_count "$kind" "$mod")
 	kgr-bench call "$fn" "$LOOPS" 1 > /tmp/bench-old.out 2>&1 &
 	local holder=$!
 	wait_for "[ \$(cat $B/waiting) = 1 ]" 30 || die "the gate holds no task"
@@ -109,7 +115,7 @@ percall() {
 	wait "$holder" || die "the gate's holder failed: $(cat /tmp/bench-old.out)"
 	out "call $name old $(cat /tmp/bench-old.out)"
 	echo 0 > $B/open
-	wait_done "$kind" "$mod"
+	wait_done "$kind" "$mod" "$before"
 	call "$name" after "$fn" 0
 	out "module $kind $mod $(awk -v m="$mod" '$1 == m { print $2 }' /proc/modules)"
 }
