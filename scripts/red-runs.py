@@ -252,6 +252,19 @@ CASES = {
          '\tstruct list_head *pages = &kgr_tramp_pages[units > 1];\n',
          '\tstruct list_head *pages = &kgr_tramp_pages[0];\n'),
     ]),
+    'jmpshared': ('25.2', '0803', ['test-kgr-direct.sh'], '', [
+        # a shared fentry site treats a jump-mode direct call as a call:
+        # its target runs with the return address into the function
+        ('arch/x86/kernel/ftrace_64.S',
+         '1:\ttestb\t$1, %al\t\t\t/* FTRACE_DIRECT_JMP */\n\tjnz\t2f\n',
+         '1:\n'),
+    ]),
+    'jmpnew': ('25.2', '0804', ['test-kgr-many.sh'], '', [
+        # a finalized function jumps to a trampoline, not its new code
+        ('kernel/kgr_stack.c',
+         '\tif (top->finalized && !ftrace_direct_is_jmp(top->new))\n'
+         '\t\treturn (u8 *)top->new;\n', ''),
+    ]),
     'reversenops': ('22', '0700', ['test-kgr-reverse.sh'], '', [
         # a cumulative patch turned round leaves its nops on their functions
         ('kernel/kgr.c',
@@ -296,7 +309,9 @@ EXPECT = {
     'keep': r'rmmod of a module a task may still run|does not say that|does not list|GUEST DIED',
     'cbstate': r'kgr_test_callbacks_c loaded',
     'tramppack': r'the trampolines of \d+ functions take \d+ pages',
-    'nocap': r'only \d+ of the 1024 functions are called directly',
+    'nocap': r'only \d+ of the 1024 functions (are called directly|jump to their new code)',
+    'jmpshared': r"kgr_test_fn_direct\(\) (traced|with a kprobe and a kretprobe): expected '2'|GUEST DIED",
+    'jmpnew': r'only 0 of the 1024 functions jump to their new code',
     'trampclass': r'the trampolines of \d+ functions take \d+ pages',
     'reverse': r'the revert of kgr_test_patch_reverse was refused',
     'reverseflip': r'the revert of kgr_test_patch_reverse did not finalize|the held trip|the held task',

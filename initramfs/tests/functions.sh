@@ -133,6 +133,37 @@ kgr_direct_alone() {
 	log "enabled_functions: $(enabled_line "$1")"
 }
 
+# kgr_jumps FUNC NEW WHAT: FUNC's fentry site jumps (ftrace's direct call
+# in jump mode: "(jmp)" in enabled_functions) to NEW, its patch's new
+# function, itself (WHAT "new"), or to a trampoline (WHAT "trampoline": a
+# transition's, which decides). NEW at an odd address cannot carry jump
+# mode's mark: then a trampoline that jumps on is expected for "new" too.
+kgr_jumps() {
+	local line addr
+
+	line=$(enabled_line "$1")
+	case $line in
+	*"direct-->"*"(jmp)"*) ;;
+	*) die "$1 has no direct call in jump mode: $line" ;;
+	esac
+	if [ "$3" = new ]; then
+		addr=$(awk -v s="$2" '$3 == s { print $1; exit }' /proc/kallsyms)
+		[ -n "$addr" ] || die "no $2 in /proc/kallsyms"
+		case $addr in
+		*[13579bdf]) ;;
+		*)
+			case $line in
+			*"direct-->$2+0x0/"*) return 0 ;;
+			*) die "$1 does not jump to $2 itself: $line" ;;
+			esac
+			;;
+		esac
+	fi
+	case $line in
+	*"direct-->$2+"*) die "$1 jumps to $2, not to a trampoline: $line" ;;
+	esac
+}
+
 KGR_TEST=/proc/kgr_test
 
 # kmsg_since_mark: the kernel's own lines since the last start_test mark

@@ -3,10 +3,11 @@
 #
 # The finalized path and the transition trampoline. While a patch's
 # transition is held open its function is called through ftrace's direct
-# call already (a trampoline that decides per caller, no handler): a new
-# process gets the new code, a held trip the old. Once finalized it is
-# still called directly (ftrace's enabled_functions shows it Direct,
-# without the handler's IPMODIFY ops), and runs the new code;
+# call already (its fentry site jumps to a trampoline that decides per
+# caller, no handler): a new process gets the new code, a held trip the
+# old. Once finalized it is still called directly (ftrace's
+# enabled_functions shows it Direct, without the handler's IPMODIFY ops),
+# its fentry site jumps to the new function itself, which runs;
 # ftrace_enabled=0 is refused; the function tracer, a kprobe and a
 # kretprobe work on it; a revert held open keeps the direct call,
 # through a transition trampoline that decides per caller (no handler),
@@ -30,6 +31,7 @@ wait_direct() {
 	wait_for 'line_direct | grep -q "direct-->" && ! line_direct | grep -q " I "' 30 ||
 		die "kgr_test_fn_direct has no direct call alone after 30 s: $(line_direct)"
 	log "enabled_functions: $(line_direct)"
+	kgr_jumps kgr_test_fn_direct kgr_test_fn_new_direct new
 }
 
 # held_trip WHEN NEW TRIP NEXT CMD...: with a trip of kgr_test_fn_direct()
@@ -49,6 +51,7 @@ held_trip() {
 		die "no direct call during the $when: $(line_direct)"
 	line_direct | grep -q ' I ' && die "the handler is there during the $when: $(line_direct)"
 	log "enabled_functions during the $when: $(line_direct)"
+	kgr_jumps kgr_test_fn_direct kgr_test_fn_new_direct trampoline
 	assert_eq "$new" "$(fn_version direct)" "kgr_test_fn_direct() from a new process during the $when"
 	echo 1 > $KGR_TEST/release
 	wait_for "grep -q '^next=' /tmp/direct-trip.out" 10 || die "the blocked trip did not finish"

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A patch of 1024 functions (kgr_test_many_patch) is applied and
-# reverted: every function runs the new code, then its own again, every
-# one is called directly, and the trampolines of their direct calls share
-# pages. The log
+# reverted: every function runs the new code, then its own again, and
+# every one is called directly: once finalized, its fentry site jumps to
+# its new function (or, for new code at an odd address, to a trampoline
+# that jumps there); during a transition, to a trampoline that decides,
+# and those share pages. The log
 # gets the times that the kernel log's timestamps give for each step: the
 # transition, and its finalization, which holds kGraft's lock (a module
 # that loads meanwhile waits for it). Then a kthread's safe points are
@@ -26,21 +28,34 @@ start=$(kmsg_ts "% insmod kgr_test_many_patch.ko")
 ok=$(kmsg_ts "kgr succeeded")
 log "$N functions applied: transition $(ms_between "$start" "$ok") ms, finalization $(ms_between "$ok" "$(kmsg_ts "transition finalized")") ms"
 
-start_test "the finalized functions' trampolines share pages"
-# many_direct: the direct call targets of the functions, as ftrace
-# prints them (%pS: an address, or SYMBOL+0xOFF/0xSIZE when kallsyms
-# knows a symbol before it), in /tmp/many.direct; their number
-many_direct() {
-	awk '$1 ~ /^kgr_test_many_fn_/ { getline n
-	     if (n ~ /direct-->/) { sub(/.*direct-->/, "", n)
-				    split(n, w, " "); print w[1] } }' \
-		/sys/kernel/tracing/enabled_functions > /tmp/many.direct
-	wc -l < /tmp/many.direct
+start_test "each finalized function jumps to its new code"
+# many_targets: where the fentry site of each function of kgr_test_many
+# called directly jumps, one line each in /tmp/many.targets: "new" (its
+# own new function, at an even address), "tramp TARGET odd|even" (a
+# trampoline, as ftrace prints it: %pS, an address or SYMBOL+0xOFF/0xSIZE;
+# the parity of the new function's address), or "bad ..."; their number
+many_targets() {
+	awk 'FNR == NR { if ($3 ~ /^kgr_test_many_new_/)
+				odd[$3] = $1 ~ /[13579bdfBDF]$/ ? "odd" : "even"
+			 next }
+	     $1 ~ /^kgr_test_many_fn_/ {
+		fn = $1; getline n
+		if (n !~ /direct-->/) next
+		new = fn; sub(/_fn_/, "_new_", new)
+		sub(/.*direct-->/, "", n)
+		split(n, w, " ")
+		if (n !~ / \(jmp\)$/) print "bad " fn ": not a jump: " n
+		else if (index(w[1], new "+0x0/") == 1)
+			print odd[new] == "even" ? "new" : "bad " fn ": jumps to odd " new
+		else if (index(w[1], new "+") == 1) print "bad " fn ": to " w[1]
+		else print "tramp " w[1] " " odd[new] }' \
+		/proc/kallsyms /sys/kernel/tracing/enabled_functions > /tmp/many.targets
+	wc -l < /tmp/many.targets
 }
 
-# to_addr TARGET: a target of /tmp/many.direct as "HIGH:LOW" in hex, the
-# address's top 48 bits and its low 16 (a shell's arithmetic is signed
-# 64-bit, too narrow for a kernel address in one piece)
+# to_addr TARGET: a trampoline of /tmp/many.targets as "HIGH:LOW" in hex,
+# the address's top 48 bits and its low 16 (a shell's arithmetic is
+# signed 64-bit, too narrow for a kernel address in one piece)
 to_addr() {
 	local base off hi lo
 
@@ -70,21 +85,35 @@ to_addr() {
 	printf '%x:%04x\n' $((0x$hi + (lo >> 16))) $((lo & 0xffff))
 }
 
-# every one is called directly, through its finalized trampoline once
-# the transition's are retargeted
-wait_for '[ "$(many_direct)" -eq $N ]' 120 ||
-	die "only $(many_direct) of the $N functions are called directly"
-n=$(many_direct)
-to_addr_sym=
-sort /tmp/many.direct | while read -r t; do
-	to_addr "$t"
-done > /tmp/many.addr
-grep -q '^not\|^no ' /tmp/many.addr && die "direct targets not understood: $(grep '^not\|^no ' /tmp/many.addr | head -n 3)"
-assert_eq "$n" "$(sort -u /tmp/many.addr | wc -l)" "distinct trampolines of the $n functions called directly"
-# 16 bytes each: 256 of them fit in a page, and a run may straddle one
-pages=$(sed 's/...$//' /tmp/many.addr | sort -u | wc -l)
-log "$n functions called directly, their trampolines in $pages page(s): $(head -n 3 /tmp/many.direct | tr '\n' ' ')..."
-[ "$pages" -le $((n / 256 + 2)) ] || die "the trampolines of $n functions take $pages pages"
+# tramp_pages UNITS: the trampolines of /tmp/many.targets are distinct
+# and take at most the pages that runs of UNITS 16-byte units packed
+# together would (one more for a run that straddles two, one for the
+# page of the other kind); their number of pages in TRAMP_PAGES
+tramp_pages() {
+	local n pages
+
+	to_addr_sym=
+	awk '$1 == "tramp" { print $2 }' /tmp/many.targets | sort |
+		while read -r t; do to_addr "$t"; done > /tmp/many.addr
+	grep -q '^not\|^no ' /tmp/many.addr &&
+		die "direct targets not understood: $(grep '^not\|^no ' /tmp/many.addr | head -n 3)"
+	n=$(wc -l < /tmp/many.addr)
+	assert_eq "$n" "$(sort -u /tmp/many.addr | wc -l)" "distinct trampolines of $n functions"
+	pages=$(sed 's/...$//' /tmp/many.addr | sort -u | wc -l)
+	[ "$pages" -le $((n * $1 / 256 + 2)) ] ||
+		die "the trampolines of $n functions take $pages pages"
+	TRAMP_PAGES=$pages
+}
+
+# every one is called directly, by a jump to its new code once the
+# transition's trampolines are retargeted
+wait_for '[ "$(many_targets)" -eq $N ] && ! grep -q "^tramp .* even$" /tmp/many.targets' 120 ||
+	die "only $(grep -c '^new' /tmp/many.targets) of the $N functions jump to their new code, $(many_targets) are called directly: $(grep -v '^new' /tmp/many.targets | head -n 3)"
+grep '^bad' /tmp/many.targets && die "functions called wrongly: $(grep -c '^bad' /tmp/many.targets)"
+odd=$(grep -c '^tramp' /tmp/many.targets)
+assert_eq $((N - odd)) "$(grep -c '^new$' /tmp/many.targets)" "functions that jump to their new code"
+tramp_pages 1
+log "$((N - odd)) functions jump to their new code, $odd (new code at an odd address) to a trampoline in $TRAMP_PAGES page(s)"
 
 kgr_revert kgr_test_many_patch
 kgr_wait_reverted kgr_test_many_patch 180
@@ -92,6 +121,22 @@ assert_eq $N "$(cat /proc/kgr_test_many)" "the sum of the $N functions, reverted
 start=$(kmsg_ts "kgr: reverting kgr_test_many_patch")
 ok=$(kmsg_ts "kgr succeeded")
 log "$N functions reverted: transition $(ms_between "$start" "$ok") ms, finalization $(ms_between "$ok" "$(kmsg_ts "kgr_test_many_patch is reverted")") ms"
+unload_mod kgr_test_many_patch
+
+start_test "the transition trampolines of $N functions share pages"
+# a task blocked in a trip of kgr_test_fn_hold() holds the transition
+# open: every function jumps to a trampoline that decides, 80 bytes each
+hold_transition /tmp/many-hold.out
+load_mod kgr_test_many_patch
+wait_for '[ "$(many_targets)" -eq $N ]' 60 ||
+	die "only $(many_targets) of the $N functions are called directly during the transition"
+grep -v '^tramp' /tmp/many.targets && die "functions not on a transition trampoline: $(grep -vc '^tramp' /tmp/many.targets)"
+tramp_pages 5
+log "$N functions on transition trampolines in $TRAMP_PAGES pages"
+release_hold /tmp/many-hold.out
+kgr_wait_finalized 180
+kgr_revert kgr_test_many_patch
+kgr_wait_reverted kgr_test_many_patch 180
 unload_mod kgr_test_many_patch
 
 # the nops of a cumulative patch still take kGraft's handler, an ftrace_ops

@@ -37,10 +37,12 @@ void kgr_test_du_tramp(void);
 /*
  * Entered with the return address into the function (or the handler's
  * choice) on top of the stack, and the function's arguments in their
- * registers, which survive the C call.
+ * registers, which survive the C call. 16-byte aligned: bit 0 of a direct
+ * call's address would mean that the fentry site jumps to it.
  */
 asm(
 "	.pushsection	.text, \"ax\", @progbits\n"
+"	.balign		16\n"
 "	.type		kgr_test_du_tramp, @function\n"
 "	.globl		kgr_test_du_tramp\n"
 "kgr_test_du_tramp:\n"
