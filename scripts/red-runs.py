@@ -265,6 +265,12 @@ CASES = {
          '\tif (top->finalized && !ftrace_direct_is_jmp(top->new))\n'
          '\t\treturn (u8 *)top->new;\n', ''),
     ]),
+    'noptramp': ('25.4', '0805', ['test-kgr-many.sh'], '', [
+        # the nops of a replace_all patch take the handler again
+        ('kernel/kgr_stack.c',
+         '\t\ttramp = kgr_push_batching && f->direct && !f->ipmodify ?\n',
+         '\t\ttramp = 0 && f->direct && !f->ipmodify ?\n'),
+    ]),
     'reversenops': ('22', '0700', ['test-kgr-reverse.sh'], '', [
         # a cumulative patch turned round leaves its nops on their functions
         ('kernel/kgr.c',
@@ -312,6 +318,7 @@ EXPECT = {
     'nocap': r'only \d+ of the 1024 functions (are called directly|jump to their new code)',
     'jmpshared': r"kgr_test_fn_direct\(\) (traced|with a kprobe and a kretprobe): expected '2'|GUEST DIED",
     'jmpnew': r'only 0 of the 1024 functions jump to their new code',
+    'noptramp': r'functions not on a transition trampoline of their nop|called directly while their nops' transition is held',
     'trampclass': r'the trampolines of \d+ functions take \d+ pages',
     'reverse': r'the revert of kgr_test_patch_reverse was refused',
     'reverseflip': r'the revert of kgr_test_patch_reverse did not finalize|the held trip|the held task',

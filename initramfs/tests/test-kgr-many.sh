@@ -53,6 +53,13 @@ many_targets() {
 	wc -l < /tmp/many.targets
 }
 
+# many_direct: how many functions of kgr_test_many are called directly
+# (cheaper than many_targets, for waiting)
+many_direct() {
+	awk '$1 ~ /^kgr_test_many_fn_/ { getline n; if (n ~ /direct-->/) c++ }
+	     END { print c + 0 }' /sys/kernel/tracing/enabled_functions
+}
+
 # to_addr TARGET: a trampoline of /tmp/many.targets as "HIGH:LOW" in hex,
 # the address's top 48 bits and its low 16 (a shell's arithmetic is
 # signed 64-bit, too narrow for a kernel address in one piece)
@@ -107,8 +114,12 @@ tramp_pages() {
 
 # every one is called directly, by a jump to its new code once the
 # transition's trampolines are retargeted
-wait_for '[ "$(many_targets)" -eq $N ] && ! grep -q "^tramp .* even$" /tmp/many.targets' 120 ||
-	die "only $(grep -c '^new' /tmp/many.targets) of the $N functions jump to their new code, $(many_targets) are called directly: $(grep -v '^new' /tmp/many.targets | head -n 3)"
+# (kgr_finalize() retargets the transition trampolines)
+wait_for '[ "$(many_direct)" -eq $N ]' 60 ||
+	die "only $(many_direct) of the $N functions are called directly"
+many_targets > /dev/null
+grep -q '^tramp .* even$' /tmp/many.targets &&
+	die "only $(grep -c '^new' /tmp/many.targets) of the $N functions jump to their new code: $(grep -v '^new' /tmp/many.targets | head -n 3)"
 grep '^bad' /tmp/many.targets && die "functions called wrongly: $(grep -c '^bad' /tmp/many.targets)"
 odd=$(grep -c '^tramp' /tmp/many.targets)
 assert_eq $((N - odd)) "$(grep -c '^new$' /tmp/many.targets)" "functions that jump to their new code"
@@ -128,8 +139,9 @@ start_test "the transition trampolines of $N functions share pages"
 # open: every function jumps to a trampoline that decides, 80 bytes each
 hold_transition /tmp/many-hold.out
 load_mod kgr_test_many_patch
-wait_for '[ "$(many_targets)" -eq $N ]' 60 ||
-	die "only $(many_targets) of the $N functions are called directly during the transition"
+wait_for '[ "$(many_direct)" -eq $N ]' 60 ||
+	die "only $(many_direct) of the $N functions are called directly during the transition"
+many_targets > /dev/null
 grep -v '^tramp' /tmp/many.targets && die "functions not on a transition trampoline: $(grep -vc '^tramp' /tmp/many.targets)"
 tramp_pages 5
 log "$N functions on transition trampolines in $TRAMP_PAGES pages"
@@ -139,33 +151,45 @@ kgr_revert kgr_test_many_patch
 kgr_wait_reverted kgr_test_many_patch 180
 unload_mod kgr_test_many_patch
 
-# the nops of a cumulative patch still take kGraft's handler, an ftrace_ops
-# per function registered and unregistered one by one: 64 of them
-NOPS=64
-start_test "a kthread's safe point, against the nops of $NOPS functions"
+# a cumulative patch that carries none of them puts a nop on each
+start_test "a kthread's safe point, against the nops of $N functions"
 # kgr_test_nopwalk_patch, a replace_all patch, puts a nop on each of the
-# $NOPS functions of kgr_test_many_patch nr=$NOPS, and the kthread of kgr_test_nopwalk, which stays in the
-# function that patch replaces, compares its stack with all of them at
-# each of its safe points, with preemption off: how long each takes
+# $N functions of kgr_test_many_patch, and the kthread of kgr_test_nopwalk,
+# which stays in the function that patch replaces, compares its stack
+# with all of them at each of its safe points, with preemption off: how
+# long each takes. Meanwhile every function is called directly, through
+# a transition trampoline that sends the tasks that crossed to its own
+# code; at the end the nops and the patch below go, with no handler.
 P=/sys/module/kgr_test_nopwalk/parameters
-load_mod kgr_test_many_patch nr=$NOPS
-kgr_wait_finalized 30
-assert_eq $((N + NOPS)) "$(cat /proc/kgr_test_many)" "the sum of the $N functions, $NOPS patched"
+load_mod kgr_test_many_patch
+kgr_wait_finalized 180
+assert_eq $((2 * N)) "$(cat /proc/kgr_test_many)" "the sum of the $N functions, patched again"
 load_mod kgr_test_nopwalk
 if echo 1 > $P/timing; then
 	load_mod kgr_test_nopwalk_patch
 	wait_for 'grep -q kgr_test_walker $KGR_SYS/blocking' 10 ||
 		die "the walker does not hold the transition: $(cat $KGR_SYS/blocking)"
+	wait_for '[ "$(many_direct)" -eq $N ]' 60 ||
+		die "only $(many_direct) of the $N functions are called directly while their nops' transition is held"
+	many_targets > /dev/null
+	grep -v '^tramp' /tmp/many.targets &&
+		die "functions not on a transition trampoline of their nop: $(grep -vc '^tramp' /tmp/many.targets)"
+	assert_eq $N "$(cat /proc/kgr_test_many)" "the sum of the $N functions, taken back by the nops for a task that crossed"
 	sleep 2
 	echo 0 > $P/timing
 	n=$(cat $P/cross_calls)
 	[ "$n" -ge 1 ] || die "no safe point of the walker was timed"
-	log "the walker's safe points against $NOPS nops: $n timed, $(($(cat $P/cross_ns_sum) / n / 1000)) us on average, $(($(cat $P/cross_ns_max) / 1000)) us at most"
+	log "the walker's safe points against $N nops: $n timed, $(($(cat $P/cross_ns_sum) / n / 1000)) us on average, $(($(cat $P/cross_ns_max) / 1000)) us at most"
 	echo 1 > $P/stop
-	kgr_wait_finalized 20
-	assert_eq $N "$(cat /proc/kgr_test_many)" "the sum of the $N functions, $NOPS taken back by the nops"
+	kgr_wait_finalized 60
+	assert_eq $N "$(cat /proc/kgr_test_many)" "the sum of the $N functions, taken back by the nops"
 	wait_for "kmsg_since_mark | grep -q '^kgr: kgr_test_many_patch is replaced; its module can be removed'" 10 ||
 		die "no 'kgr: kgr_test_many_patch is replaced' in the log"
+	log "the nops of $N functions finalized in $(ms_between "$(kmsg_ts "kgr succeeded")" "$(kmsg_ts "transition finalized")") ms"
+	wait_for '[ "$(many_direct)" -eq 0 ]' 10 ||
+		die "$(many_direct) functions taken back are still called directly"
+	enabled_line kgr_test_many_fn_0000 | grep . &&
+		die "kgr_test_many_fn_0000 taken back keeps an ftrace user"
 	unload_mod kgr_test_many_patch
 	kgr_revert kgr_test_nopwalk_patch
 	kgr_wait_reverted kgr_test_nopwalk_patch 10
