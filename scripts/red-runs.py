@@ -318,7 +318,7 @@ EXPECT = {
     'nocap': r'only \d+ of the 1024 functions (are called directly|jump to their new code)',
     'jmpshared': r"kgr_test_fn_direct\(\) (traced|with a kprobe and a kretprobe): expected '2'|GUEST DIED",
     'jmpnew': r'only 0 of the 1024 functions jump to their new code',
-    'noptramp': r'functions not on a transition trampoline of their nop|called directly while their nops' transition is held',
+    'noptramp': r"functions not on a transition trampoline of their nop|called directly while their nops' transition is held",
     'trampclass': r'the trampolines of \d+ functions take \d+ pages',
     'reverse': r'the revert of kgr_test_patch_reverse was refused',
     'reverseflip': r'the revert of kgr_test_patch_reverse did not finalize|the held trip|the held task',
