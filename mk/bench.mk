@@ -28,6 +28,8 @@ BENCH_SLEEP_MS	?= 2000
 BENCH_DAEMONS	?= 2
 # patches of that many functions (kgr_test_many), each system in turn
 BENCH_SIZES	?= 1,64,256,1024
+# the per-call figures again next to that many patched functions
+BENCH_MANY	?= 1024
 BENCH_TIMEOUT	?= 3600
 # QEMU 7.2 under -icount does not bring up this kernel's second vCPU (it
 # hangs in "Booting SMP configuration"), so the icount boots have one CPU.
@@ -45,7 +47,7 @@ BENCH_KAPPEND	 = kgr.tests=test-kgr-bench.sh kgr.timeout=$(BENCH_TIMEOUT) \
 		   kgr.bench.loops=$(BENCH_LOOPS) kgr.bench.reps=$(BENCH_REPS) \
 		   kgr.bench.busy=$(BENCH_BUSY) kgr.bench.sleepers=$(BENCH_SLEEPERS) \
 		   kgr.bench.sleep_ms=$(BENCH_SLEEP_MS) kgr.bench.daemons=$(BENCH_DAEMONS) \
-		   kgr.bench.sizes=$(BENCH_SIZES)
+		   kgr.bench.sizes=$(BENCH_SIZES) kgr.bench.many=$(BENCH_MANY)
 
 .PHONY: help-bench benchmods bench
 
@@ -63,6 +65,7 @@ help-bench:
 	@echo '  BENCH_DAEMONS=$(BENCH_DAEMONS) (of each of 7 kinds asleep in the kernel: poll, epoll_wait,'
 	@echo '    read, futex, select, pause, wait4)'
 	@echo '  BENCH_SIZES=$(BENCH_SIZES) (functions per patch for the rows of many functions)'
+	@echo '  BENCH_MANY=$(BENCH_MANY) (patched functions next to the per-call rows of the last function)'
 	@echo '  BENCH_TIMEOUT=$(BENCH_TIMEOUT) (seconds per boot) BENCH_ICOUNT_SMP=$(BENCH_ICOUNT_SMP)'
 
 benchmods: kernel

@@ -25,7 +25,8 @@ import sys
 
 SYSTEMS = ('kgr', 'klp')
 NAMES = {'kgr': 'kGraft (handler)', 'klp': 'livepatch',
-         'kgrt': 'kGraft (trampolines)'}
+         'kgrt': 'kGraft (trampolines)',
+         'kgrm': 'kGraft next to many', 'klpm': 'livepatch next to many'}
 
 
 def bench_lines(path):
@@ -74,6 +75,8 @@ def parse(path):
             res['scale'][(int(w[1]), w[2])] = kv(w[3:])
         elif w[0] == 'params':
             res['params'] = kv(w[1:])
+        elif w[0] == 'many' and len(w) == 2 and w[1].isdigit():
+            res['many'] = int(w[1])
         elif w[0] == 'done':
             res['done'] = True
     return res
@@ -157,7 +160,7 @@ def main():
         return 1
 
     ic = icount[0]['call']
-    cases = [(s, c) for s in SYSTEMS + ('kgrt',)
+    cases = [(s, c) for s in SYSTEMS + ('kgrt', 'kgrm', 'klpm')
              for c in ('unpatched', 'old', 'new', 'after')]
     raw = [tuple((k, ic_['call'].get(k, {}).get('ns')) for k in cases)
            for ic_ in icount]
@@ -192,6 +195,19 @@ def main():
                  'the RFC\'s fast stub; kgr.direct=0)',
                  fmt_call(ic, 'kgr', 'after'), fmt_call(ic, 'klp', 'after'),
                  clock_ic))
+    # the same function cases, next to N patched functions (older logs
+    # have none)
+    many = icount[0].get('many')
+    if many:
+        for case, what in (('old', 'during the transition, caller in the '
+                            'old universe'),
+                           ('new', 'during the transition, caller in the '
+                            'new universe'),
+                           ('after', 'after the transition')):
+            rows.append(('call %s, the function patched next to %d others '
+                         '(kGraft: trampolines)' % (what, many),
+                         fmt_call(ic, 'kgrm', case),
+                         fmt_call(ic, 'klpm', case), clock_ic))
     tr = wall['trans']
     inits = {s: trans_values(tr, s, 'idle', 'init_us') +
              trans_values(tr, s, 'load', 'init_us') for s in SYSTEMS}
@@ -300,7 +316,7 @@ def main():
                  'function unpatched.' % icp.get('loops', '?'))
     notes.append('Deterministic: %d icount boots gave %s per-call totals.'
                  % (len(icount), 'identical' if same else 'DIFFERENT'))
-    for s in SYSTEMS + ('kgrt',):
+    for s in SYSTEMS + ('kgrt',) + (('kgrm', 'klpm') if many else ()):
         bad = [c for c in ('unpatched', 'old', 'new', 'after')
                if not universe_ok(ic, s, c)]
         if bad:

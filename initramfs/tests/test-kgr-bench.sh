@@ -24,10 +24,15 @@
 #   kgr.bench.sample_ms=P  how often the old universe is counted (50)
 #   kgr.bench.sizes=N,M,...  patches of that many functions of kgr_test_many
 #                       applied and reverted by each system (smoke 64)
+#   kgr.bench.many=N    the per-call figures again, for a function patched
+#                       while N functions of kgr_test_many stay patched by
+#                       the same system (smoke 8; not in the full boot)
 #
 # Target functions (samples/kgr-bench/kgr_bench.h): 0 is never patched;
-# kGraft patches 1 (per call), 2..1+R (idle), 2+R..1+2R (under load);
-# livepatch the same from 13 on.  A patched function is never patched again.
+# kGraft patches 1 (per call, the handler), 2..1+R (idle), 2+R..1+2R
+# (under load), 12 (per call, trampolines), 13 (per call, next to many);
+# livepatch 14 (per call), 15.. (transitions), 26 (per call, next to
+# many).  A patched function is never patched again.
 
 . ./functions.sh
 
@@ -52,7 +57,8 @@ SLEEP_MS=$(bparam bench.sleep_ms 2000)
 DAEMONS=$(bparam bench.daemons 1)
 SAMPLE_MS=$(bparam bench.sample_ms 50)
 SIZES=$(bparam bench.sizes 64 | tr , ' ')
-KLP_BASE=13	# first livepatch function: KGR_BENCH_NFN / 2 + 1
+NMANY=$(bparam bench.many 8)
+KLP_BASE=14	# first livepatch function: KGR_BENCH_NFN / 2 + 1
 TRANS_TIMEOUT=120
 
 [ "$REPS" -ge 1 ] && [ "$REPS" -le 5 ] || die "kgr.bench.reps must be 1..5"
@@ -209,6 +215,46 @@ echo 1 > $DIRECT
 percall kgr 12 kgr_bench_kgr_12 kgrt
 percall klp $KLP_BASE kgr_bench_klp_$KLP_BASE
 
+# many_patched KIND: the first NMANY functions of kgr_test_many patched
+# by KIND's module, kgr_test_many_patch or kgr_test_many_klp
+many_patched() {
+	local mod=kgr_test_many_patch before
+
+	[ "$1" = klp ] && mod=kgr_test_many_klp
+	before=$(done_count "$1" "$mod")
+	load_mod "$mod" nr="$NMANY"
+	wait_done "$1" "$mod" "$before"
+	assert_eq $((KGR_TEST_MANY_NR + NMANY)) "$(cat /proc/kgr_test_many)" \
+		"$1: the sum with $NMANY functions of kgr_test_many patched"
+}
+
+# The per-call figures of a function patched while NMANY others stay
+# patched by the same system: the cost of the last function of a large
+# patch (for kGraft, a function of its own patch after them; livepatch
+# the same)
+KGR_TEST_MANY_NR=1024
+if [ "$MODE" != full ]; then
+	out "many $NMANY"
+	load_mod kgr_test_many
+	many_patched kgr
+	percall kgr 13 kgr_bench_kgr_13 kgrm
+	kgr_revert kgr_test_many_patch
+	kgr_wait_reverted kgr_test_many_patch "$TRANS_TIMEOUT"
+	unload_mod kgr_test_many_patch
+	many_patched klp
+	percall klp 26 kgr_bench_klp_26 klpm
+	if [ "$MODE" = smoke ]; then
+		# the scale section below loads kgr_test_many again
+		log "% echo 0 > /sys/kernel/livepatch/kgr_test_many_klp/enabled"
+		echo 0 > /sys/kernel/livepatch/kgr_test_many_klp/enabled ||
+			die "livepatch: the revert of kgr_test_many_klp was refused"
+		wait_for "[ ! -e /sys/kernel/livepatch/kgr_test_many_klp ]" "$TRANS_TIMEOUT" ||
+			die "livepatch: kgr_test_many_klp not reverted after $TRANS_TIMEOUT s"
+		unload_mod kgr_test_many_klp
+		unload_mod kgr_test_many
+	fi
+fi
+
 if [ "$MODE" != percall ]; then
 	r=1
 	while [ "$r" -le "$REPS" ]; do
@@ -260,6 +306,14 @@ check_call klp unpatched $old 0 -1
 check_call klp new $new 0 1
 check_call klp old $old 0 0
 check_call klp after $new 0 -1
+check_call kgrm unpatched $old 0 -1
+check_call kgrm new $new 0 -1
+check_call kgrm old $old 1 -1
+check_call kgrm after $new 0 -1
+check_call klpm unpatched $old 0 -1
+check_call klpm new $new 0 1
+check_call klpm old $old 0 0
+check_call klpm after $new 0 -1
 
 n=$(grep -c '^KGR-BENCH trans ' /tmp/bench-all.out)
 assert_eq $((4 * REPS)) "$n" "transitions measured"

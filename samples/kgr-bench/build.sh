@@ -5,8 +5,9 @@
 # tree KSRC, out of tree, in OUTDIR (a copy of this directory).
 #
 # Target functions 1 .. NFN/2 get a kGraft patch kgr_bench_kgr_N, the
-# others a livepatch kgr_bench_klp_N; the first livepatch (the per-call
-# benchmark's) also replaces kgr_bench_gate().
+# others a livepatch kgr_bench_klp_N; the first and the last livepatch
+# (the per-call benchmark's, alone and next to many patched functions)
+# also replace kgr_bench_gate().
 set -eu
 
 [ $# -eq 2 ] || { echo "usage: $0 KSRC OUTDIR" >&2; exit 2; }
@@ -37,8 +38,10 @@ while [ "$n" -le "$nfn" ]; do
 			"$(printf '#define KGR_BENCH_FN %d\n#include "kgr_bench_kgr.c"' "$n")"
 	else
 		gate=
-		[ "$n" -eq $((half + 1)) ] && gate='#define KGR_BENCH_GATE
+		if [ "$n" -eq $((half + 1)) ] || [ "$n" -eq "$nfn" ]; then
+			gate='#define KGR_BENCH_GATE
 '
+		fi
 		gen "$out/kgr_bench_klp_$n.c" \
 			"$(printf '#define KGR_BENCH_FN %d\n%s#include "kgr_bench_klp.c"' "$n" "$gate")"
 	fi

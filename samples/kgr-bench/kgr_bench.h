@@ -13,7 +13,7 @@
  *
  * Functions 1 .. KGR_BENCH_NFN / 2 are kGraft's, the others livepatch's.
  */
-#define KGR_BENCH_NFN	24
+#define KGR_BENCH_NFN	26
 
 #define KGR_BENCH_OLD	1
 #define KGR_BENCH_NEW	2

@@ -93,6 +93,8 @@ KGR_BENCH_FN_DEFINE(21)
 KGR_BENCH_FN_DEFINE(22)
 KGR_BENCH_FN_DEFINE(23)
 KGR_BENCH_FN_DEFINE(24)
+KGR_BENCH_FN_DEFINE(25)
+KGR_BENCH_FN_DEFINE(26)
 
 static unsigned long (*const kgr_bench_loops[KGR_BENCH_NFN + 1])(unsigned long) = {
 	kgr_bench_loop_0, kgr_bench_loop_1, kgr_bench_loop_2,
@@ -103,7 +105,7 @@ static unsigned long (*const kgr_bench_loops[KGR_BENCH_NFN + 1])(unsigned long) 
 	kgr_bench_loop_15, kgr_bench_loop_16, kgr_bench_loop_17,
 	kgr_bench_loop_18, kgr_bench_loop_19, kgr_bench_loop_20,
 	kgr_bench_loop_21, kgr_bench_loop_22, kgr_bench_loop_23,
-	kgr_bench_loop_24,
+	kgr_bench_loop_24, kgr_bench_loop_25, kgr_bench_loop_26,
 };
 
 static bool kgr_bench_open;
