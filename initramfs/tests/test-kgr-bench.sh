@@ -294,26 +294,20 @@ check_call() {	# SYSTEM CASE SUM KGR KLP
 
 old=$LOOPS new=$((2 * LOOPS))
 check_call base unpatched $old 0 -1
-check_call kgr unpatched $old 0 -1
-check_call kgr new $new 0 -1
-check_call kgr old $old 1 -1
-check_call kgr after $new 0 -1
-check_call kgrt unpatched $old 0 -1
-check_call kgrt new $new 0 -1
-check_call kgrt old $old 1 -1
-check_call kgrt after $new 0 -1
-check_call klp unpatched $old 0 -1
-check_call klp new $new 0 1
-check_call klp old $old 0 0
-check_call klp after $new 0 -1
-check_call kgrm unpatched $old 0 -1
-check_call kgrm new $new 0 -1
-check_call kgrm old $old 1 -1
-check_call kgrm after $new 0 -1
-check_call klpm unpatched $old 0 -1
-check_call klpm new $new 0 1
-check_call klpm old $old 0 0
-check_call klpm after $new 0 -1
+# kGraft: the handler, the trampolines, the trampolines next to many
+for s in kgr kgrt kgrm; do
+	check_call $s unpatched $old 0 -1
+	check_call $s new $new 0 -1
+	check_call $s old $old 1 -1
+	check_call $s after $new 0 -1
+done
+# livepatch: alone, next to many
+for s in klp klpm; do
+	check_call $s unpatched $old 0 -1
+	check_call $s new $new 0 1
+	check_call $s old $old 0 0
+	check_call $s after $new 0 -1
+done
 
 n=$(grep -c '^KGR-BENCH trans ' /tmp/bench-all.out)
 assert_eq $((4 * REPS)) "$n" "transitions measured"
