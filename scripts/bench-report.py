@@ -352,6 +352,21 @@ def main():
                 n, ms(n, 'kgr', 'apply_ms'), ms(n, 'kgr', 'fin_ms'),
                 ms(n, 'klp', 'apply_ms'), ms(n, 'kgr', 'revert_ms'),
                 ms(n, 'kgr', 'rfin_ms'), ms(n, 'klp', 'revert_ms')))
+        if any('insmod_apply_ms' in v for v in sc.values()):
+            table += ['', '| functions in the patch | longest insmod of an '
+                      'unrelated module: kGraft apply | livepatch apply '
+                      '| kGraft revert | livepatch revert |',
+                      '|---|---|---|---|---|']
+            for n in sizes:
+                table.append('| %d | %s | %s | %s | %s |' % (
+                    n, ms(n, 'kgr', 'insmod_apply_ms'),
+                    ms(n, 'klp', 'insmod_apply_ms'),
+                    ms(n, 'kgr', 'insmod_revert_ms'),
+                    ms(n, 'klp', 'insmod_revert_ms')))
+            notes.append('Longest insmod: meanwhile, kgr_test_mod (which no '
+                         'patch touches) is loaded and removed in a loop, '
+                         '50 ms apart; the longest load, from /proc/uptime '
+                         '(10 ms steps).')
         notes.append('Patches of N functions (kgr_test_many, one boot, '
                      'idle guest, wall time of the TCG guest): from just '
                      'before finit_module() (or the write that starts the '

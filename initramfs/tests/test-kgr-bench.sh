@@ -157,19 +157,66 @@ trans() {
 # after each step: the code each call ran.
 MANY=/proc/kgr_test_many
 KLPSYS=/sys/kernel/livepatch/kgr_test_many_klp
+
+uptime_ms() {
+	awk '{ printf "%d", $1 * 1000 }' /proc/uptime
+}
+
+# insmod_loop OUT: until /tmp/insmod.stop appears, load and remove
+# kgr_test_mod, a module no patch here touches, 50 ms apart; then "MAX N"
+# in OUT: the longest load in ms (/proc/uptime's 10 ms steps), and how
+# many loads there were
+insmod_loop() {
+	local max=0 n=0 t0 d
+
+	while [ ! -e /tmp/insmod.stop ]; do
+		t0=$(uptime_ms)
+		insmod "$MODDIR/kgr_test_mod.ko" || break
+		d=$(($(uptime_ms) - t0))
+		rmmod kgr_test_mod
+		[ "$d" -gt "$max" ] && max=$d
+		n=$((n + 1))
+		sleep 0.05
+	done
+	echo "$max $n" > "$1"
+}
+
+# meanwhile_start, then meanwhile_end WHAT: insmod_loop runs in the
+# background between the two; INSMOD_MAX is the longest load
+meanwhile_start() {
+	rm -f /tmp/insmod.stop /tmp/insmod.out
+	insmod_loop /tmp/insmod.out &
+	INSMOD_PID=$!
+}
+
+meanwhile_end() {
+	local n
+
+	touch /tmp/insmod.stop
+	wait "$INSMOD_PID"
+	read -r INSMOD_MAX n < /tmp/insmod.out
+	[ "${n:-0}" -ge 1 ] || die "no unrelated module loaded during $1"
+}
+
 scale() {
-	local n=$1 all ka kf kr krf kla klr
+	local n=$1 all ka kf kr krf kla klr ika ikr ila ilr
 
 	start_test "patches of $n functions"
 	all=$(cat $MANY)
+	meanwhile_start
 	load_mod kgr_test_many_patch nr="$n"
 	kgr_wait_finalized "$TRANS_TIMEOUT"
+	meanwhile_end "kGraft's apply"
+	ika=$INSMOD_MAX
 	assert_eq $((all + n)) "$(cat $MANY)" "kGraft: the sum with $n functions patched"
 	ka=$(ms_between "$(kmsg_ts "% insmod kgr_test_many_patch.ko nr=$n")" \
 		"$(kmsg_ts "kgr: transition finalized")")
 	kf=$(ms_between "$(kmsg_ts "kgr succeeded")" "$(kmsg_ts "kgr: transition finalized")")
+	meanwhile_start
 	kgr_revert kgr_test_many_patch
 	kgr_wait_reverted kgr_test_many_patch "$TRANS_TIMEOUT"
+	meanwhile_end "kGraft's revert"
+	ikr=$INSMOD_MAX
 	assert_eq "$all" "$(cat $MANY)" "kGraft: the sum with $n functions reverted"
 	kr=$(ms_between "$(kmsg_ts "kgr: reverting kgr_test_many_patch")" \
 		"$(kmsg_ts "kgr: kgr_test_many_patch is reverted")")
@@ -177,22 +224,28 @@ scale() {
 		"$(kmsg_ts "kgr: kgr_test_many_patch is reverted")")
 	unload_mod kgr_test_many_patch
 
+	meanwhile_start
 	load_mod kgr_test_many_klp nr="$n"
 	wait_for "kmsg_since_mark | grep -q \"'kgr_test_many_klp': patching complete\"" \
 		"$TRANS_TIMEOUT" || die "livepatch: $n functions not patched after $TRANS_TIMEOUT s"
+	meanwhile_end "livepatch's apply"
+	ila=$INSMOD_MAX
 	assert_eq $((all + n)) "$(cat $MANY)" "livepatch: the sum with $n functions patched"
 	kla=$(ms_between "$(kmsg_ts "% insmod kgr_test_many_klp.ko nr=$n")" \
 		"$(kmsg_ts "'kgr_test_many_klp': patching complete")")
 	log "% echo 0 > $KLPSYS/enabled"
+	meanwhile_start
 	echo 0 > $KLPSYS/enabled || die "livepatch: the revert was refused"
 	wait_for "[ ! -e $KLPSYS ]" "$TRANS_TIMEOUT" ||
 		die "livepatch: $n functions not reverted after $TRANS_TIMEOUT s"
+	meanwhile_end "livepatch's revert"
+	ilr=$INSMOD_MAX
 	assert_eq "$all" "$(cat $MANY)" "livepatch: the sum with $n functions reverted"
 	klr=$(ms_between "$(kmsg_ts "% echo 0 > $KLPSYS/enabled")" \
 		"$(kmsg_ts "'kgr_test_many_klp': unpatching complete")")
 	unload_mod kgr_test_many_klp
-	out "scale $n kgr apply_ms=$ka fin_ms=$kf revert_ms=$kr rfin_ms=$krf"
-	out "scale $n klp apply_ms=$kla revert_ms=$klr"
+	out "scale $n kgr apply_ms=$ka fin_ms=$kf revert_ms=$kr rfin_ms=$krf insmod_apply_ms=$ika insmod_revert_ms=$ikr"
+	out "scale $n klp apply_ms=$kla revert_ms=$klr insmod_apply_ms=$ila insmod_revert_ms=$ilr"
 }
 
 out "params mode=$MODE loops=$LOOPS reps=$REPS busy=$BUSY sleepers=$SLEEPERS sleep_ms=$SLEEP_MS daemons=$DAEMONS sample_ms=$SAMPLE_MS sizes=$(echo $SIZES | tr ' ' ,)"
@@ -342,7 +395,7 @@ grep -q '^KGR-BENCH trampoline [1-9]' /tmp/bench-all.out || die "no trampoline s
 grep -q '^KGR-BENCH module kgr kgr_bench_kgr_1 [1-9]' /tmp/bench-all.out || die "no module size"
 for n in $SIZES; do
 	for kind in kgr klp; do
-		grep -q "^KGR-BENCH scale $n $kind apply_ms=[0-9]* .*revert_ms=[0-9]" /tmp/bench-all.out ||
+		grep -q "^KGR-BENCH scale $n $kind apply_ms=[0-9]* .*revert_ms=[0-9].* insmod_apply_ms=[0-9]* insmod_revert_ms=[0-9]" /tmp/bench-all.out ||
 			die "no figures for $kind's patch of $n functions"
 	done
 done
