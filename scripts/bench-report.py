@@ -72,7 +72,7 @@ def parse(path):
         elif w[0] == 'trampoline' and len(w) == 2 and w[1].isdigit():
             res['trampoline'] = int(w[1])
         elif w[0] == 'scale' and len(w) >= 3 and w[1].isdigit():
-            res['scale'][(int(w[1]), w[2])] = kv(w[3:])
+            res['scale'].setdefault((int(w[1]), w[2]), {}).update(kv(w[3:]))
         elif w[0] == 'params':
             res['params'] = kv(w[1:])
         elif w[0] == 'many' and len(w) == 2 and w[1].isdigit():
@@ -363,10 +363,10 @@ def main():
                     ms(n, 'klp', 'insmod_apply_ms'),
                     ms(n, 'kgr', 'insmod_revert_ms'),
                     ms(n, 'klp', 'insmod_revert_ms')))
-            notes.append('Longest insmod: meanwhile, kgr_test_mod (which no '
-                         'patch touches) is loaded and removed in a loop, '
-                         '50 ms apart; the longest load, from /proc/uptime '
-                         '(10 ms steps).')
+            notes.append('Longest insmod: the same steps again, while '
+                         'kgr_test_mod (which no patch touches) is loaded '
+                         'and removed in a loop, 50 ms apart; the longest '
+                         'load, from /proc/uptime (10 ms steps).')
         notes.append('Patches of N functions (kgr_test_many, one boot, '
                      'idle guest, wall time of the TCG guest): from just '
                      'before finit_module() (or the write that starts the '
