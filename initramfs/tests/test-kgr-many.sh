@@ -31,9 +31,10 @@ log "$N functions applied: transition $(ms_between "$start" "$ok") ms, finalizat
 start_test "each finalized function jumps to its new code"
 # many_targets: where the fentry site of each function of kgr_test_many
 # called directly jumps, one line each in /tmp/many.targets: "new" (its
-# own new function, at an even address), "tramp TARGET odd|even" (a
-# trampoline, as ftrace prints it: %pS, an address or SYMBOL+0xOFF/0xSIZE;
-# the parity of the new function's address), or "bad ..."; their number
+# own new function, at an even address), "tramp TARGET MOD odd|even" (a
+# trampoline, as ftrace prints it: %pS, an address or SYMBOL+0xOFF/0xSIZE
+# with the symbol's [module] or "-"; the parity of the new function's
+# address), or "bad ..."; their number
 many_targets() {
 	awk 'FNR == NR { if ($3 ~ /^kgr_test_many_new_/)
 				odd[$3] = $1 ~ /[13579bdfBDF]$/ ? "odd" : "even"
@@ -48,7 +49,7 @@ many_targets() {
 		else if (index(w[1], new "+0x0/") == 1)
 			print odd[new] == "even" ? "new" : "bad " fn ": jumps to odd " new
 		else if (index(w[1], new "+") == 1) print "bad " fn ": to " w[1]
-		else print "tramp " w[1] " " odd[new] }' \
+		else print "tramp " w[1] " " (w[2] ~ /^\[/ ? w[2] : "-") " " odd[new] }' \
 		/proc/kallsyms /sys/kernel/tracing/enabled_functions > /tmp/many.targets
 	wc -l < /tmp/many.targets
 }
@@ -60,7 +61,7 @@ many_direct() {
 	     END { print c + 0 }' /sys/kernel/tracing/enabled_functions
 }
 
-# to_addr TARGET: a trampoline of /tmp/many.targets as "HIGH:LOW" in hex,
+# to_addr TARGET MOD: a trampoline of /tmp/many.targets as "HIGH:LOW" in hex,
 # the address's top 48 bits and its low 16 (a shell's arithmetic is
 # signed 64-bit, too narrow for a kernel address in one piece)
 to_addr() {
@@ -75,9 +76,13 @@ to_addr() {
 		off=${1#*+}
 		off=${off%%/*}
 		# the targets come sorted: most share the symbol before
-		if [ "${1%%+*}" != "$to_addr_sym" ]; then
-			to_addr_sym=${1%%+*}
-			to_addr_base=$(awk -v s="$to_addr_sym" '$3 == s { print $1; exit }' /proc/kallsyms)
+		# them. A page that a module's init code had may still be
+		# named after it, and the modules' init functions share
+		# names: the module tells them apart.
+		if [ "${1%%+*} $2" != "$to_addr_sym" ]; then
+			to_addr_sym="${1%%+*} $2"
+			to_addr_base=$(awk -v s="${1%%+*}" -v m="$2" \
+				'$3 == s && (m == "-" || $4 == m) { print $1; exit }' /proc/kallsyms)
 		fi
 		base=$to_addr_base
 		[ -n "$base" ] || { echo "no ${1%%+*} in /proc/kallsyms"; return; }
@@ -100,11 +105,13 @@ tramp_pages() {
 	local n pages
 
 	to_addr_sym=
-	awk '$1 == "tramp" { print $2 }' /tmp/many.targets | sort |
-		while read -r t; do to_addr "$t"; done > /tmp/many.addr
+	awk '$1 == "tramp" { print $2, $3 }' /tmp/many.targets | sort |
+		while read -r t m; do to_addr "$t" "$m"; done > /tmp/many.addr
 	grep -q '^not\|^no ' /tmp/many.addr &&
 		die "direct targets not understood: $(grep '^not\|^no ' /tmp/many.addr | head -n 3)"
 	n=$(wc -l < /tmp/many.addr)
+	[ "$n" = "$(sort -u /tmp/many.addr | wc -l)" ] ||
+		log "trampolines given to two functions or more: $(sort /tmp/many.addr | uniq -d | head -n 5 | tr '\n' ' ')"
 	assert_eq "$n" "$(sort -u /tmp/many.addr | wc -l)" "distinct trampolines of $n functions"
 	pages=$(sed 's/...$//' /tmp/many.addr | sort -u | wc -l)
 	[ "$pages" -le $((n * $1 / 256 + 2)) ] ||
