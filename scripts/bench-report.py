@@ -278,19 +278,32 @@ def main():
                  '%d B (a TIF flag bit)' % sz.get('kgr_task_bytes', 0),
                  '%d B (task_struct.patch_state) + a TIF flag bit'
                  % sz.get('klp_task_bytes', 0), 'sizeof'))
-    kgr_fn = (sz.get('kgr_patch_fun', 0) + sz.get('ftrace_ops', 0) +
-              sz.get('kgr_loc_caches_slab', 0) + sz.get('kgr_patch_ptr', 0))
-    klp_fn = sz.get('klp_func', 0) + sz.get('klp_ops_slab', 0)
-    rows.append(('memory per patched function, + an ftrace trampoline '
-                 '(both: %d B of code in a 4 KiB page of its own)' % tramp,
-                 '%d B (kgr_patch_fun %d, ftrace_ops %d, caches %d, '
-                 'pointer %d)' % (kgr_fn, sz.get('kgr_patch_fun', 0),
-                                  sz.get('ftrace_ops', 0),
-                                  sz.get('kgr_loc_caches_slab', 0),
-                                  sz.get('kgr_patch_ptr', 0)),
-                 '%d B (klp_func %d, klp_ops %d) + a sysfs directory'
-                 % (klp_fn, sz.get('klp_func', 0), sz.get('klp_ops_slab', 0)),
+    # ftrace's filter of one function: its hash, one bucket, the entry
+    filt = (sz.get('ftrace_hash', 0) + sz.get('ftrace_bucket', 0) +
+            sz.get('ftrace_entry', 0))
+    kgr_ptrs = sz.get('kgr_caches_ptr', 0) + sz.get('kgr_patch_ptr', 0)
+    kgr_fn = (sz.get('kgr_patch_fun', 0) + kgr_ptrs +
+              sz.get('kgr_loc_caches', 0) + sz.get('kgr_func', 0) +
+              2 * sz.get('ftrace_entry', 0))
+    klp_fn = sz.get('klp_func', 0) + sz.get('klp_ops_slab', 0) + filt
+    rows.append(('memory per patched function (kGraft: called directly)',
+                 '%d B (entry %d, pointers %d, caches %d, kgr_func %d, '
+                 'ftrace\'s direct call 2 × %d); new code at an odd address: '
+                 '+ 16 B of trampoline; while the function needs the '
+                 'handler: + %d B and an ftrace trampoline'
+                 % (kgr_fn, sz.get('kgr_patch_fun', 0), kgr_ptrs,
+                    sz.get('kgr_loc_caches', 0), sz.get('kgr_func', 0),
+                    sz.get('ftrace_entry', 0),
+                    sz.get('ftrace_ops_slab', 0) + filt),
+                 '%d B (klp_func %d, klp_ops %d, ftrace\'s filter %d) + an '
+                 'ftrace trampoline + a sysfs directory'
+                 % (klp_fn, sz.get('klp_func', 0), sz.get('klp_ops_slab', 0),
+                    filt),
                  'sizeof, ksize'))
+    rows.append(('ftrace trampoline of a function\'s ftrace_ops (kGraft: '
+                 'its handler, kgr.direct=0)',
+                 '%d B of code in a 4 KiB page of its own' % tramp,
+                 'the same, for every patched function', 'trampoline_size'))
     kgr_patch = sz.get('kgr_patch', 0) + sz.get('kgr_patch_ptr', 0)
     klp_patch = (sz.get('klp_patch', 0) + 2 * sz.get('klp_object', 0) +
                  sz.get('klp_func', 0))
@@ -367,6 +380,26 @@ def main():
                          'kgr_test_mod (which no patch touches) is loaded '
                          'and removed in a loop, 50 ms apart; the longest '
                          'load, from /proc/uptime (10 ms steps).')
+        if any('slab_kb' in v for v in sc.values()):
+            def per_fn(n, kind):
+                v = sc.get((n, kind), {})
+                if 'slab_kb' not in v:
+                    return 'n/a'
+                slab = int(v['slab_kb']) * 1024
+                vm = int(v['vmalloc_kb']) * 1024 - int(v['module_b'])
+                return '%d B (slab %d, vmalloc %d)' % (
+                    (slab + vm) // n, slab // n, vm // n)
+            table += ['', '| functions in the patch | memory per function, '
+                      'measured: kGraft | livepatch |', '|---|---|---|']
+            for n in sizes:
+                table.append('| %d | %s | %s |' % (
+                    n, per_fn(n, 'kgr'), per_fn(n, 'klp')))
+            notes.append('Memory measured: the growth of /proc/meminfo\'s '
+                         'Slab and VmallocUsed from before the insmod to the '
+                         'end of the transition (vm.stat_refresh first), '
+                         'less the patch module (/proc/modules), divided by '
+                         'the number of functions; kB steps, so the small '
+                         'patches are noise.')
         notes.append('Patches of N functions (kgr_test_many, one boot, '
                      'idle guest, wall time of the TCG guest): from just '
                      'before finit_module() (or the write that starts the '

@@ -200,17 +200,43 @@ meanwhile_end() {
 	[ "${n:-0}" -ge 1 ] || die "no unrelated module loaded during $1"
 }
 
+# mem_kb: "SLAB VMALLOC", /proc/meminfo's Slab and VmallocUsed in kB,
+# the per-CPU counters folded first where the kernel has stat_refresh
+mem_kb() {
+	echo 1 > /proc/sys/vm/stat_refresh 2>/dev/null
+	awk '/^Slab:/ { s = $2 } /^VmallocUsed:/ { v = $2 }
+		END { printf "%d %d", s, v }' /proc/meminfo
+}
+
+# module_bytes NAME: the size /proc/modules gives for module NAME
+module_bytes() {
+	awk -v m="$1" '$1 == m { print $2 }' /proc/modules
+}
+
+# mem_grown MOD "SLAB0 VMALLOC0": "slab_kb=S vmalloc_kb=V module_b=M",
+# the growth since the figures given, and the size of MOD, which the
+# vmalloc growth includes
+mem_grown() {
+	local now
+
+	now=$(mem_kb)
+	echo "$1 $2 $now $(module_bytes "$1")" | awk '{
+		printf "slab_kb=%d vmalloc_kb=%d module_b=%d", $4 - $2, $5 - $3, $6 }'
+}
+
 # scale_pass N: the steps of scale N, their times (MEANWHILE=0) or the
 # longest insmod of an unrelated module during each (MEANWHILE=1: the
 # loop of loads disturbs the times, so they come from a pass of their own)
 scale_pass() {
-	local n=$1 all ka kf kr krf kla klr ika ikr ila ilr
+	local n=$1 all ka kf kr krf kla klr ika ikr ila ilr m0 kmem lmem
 
 	all=$(cat $MANY)
+	m0=$(mem_kb)
 	meanwhile_start
 	load_mod kgr_test_many_patch nr="$n"
 	kgr_wait_finalized "$TRANS_TIMEOUT"
 	meanwhile_end "kGraft's apply"
+	kmem=$(mem_grown kgr_test_many_patch "$m0")
 	ika=$INSMOD_MAX
 	assert_eq $((all + n)) "$(cat $MANY)" "kGraft: the sum with $n functions patched"
 	ka=$(ms_between "$(kmsg_ts "% insmod kgr_test_many_patch.ko nr=$n")" \
@@ -228,11 +254,13 @@ scale_pass() {
 		"$(kmsg_ts "kgr: kgr_test_many_patch is reverted")")
 	unload_mod kgr_test_many_patch
 
+	m0=$(mem_kb)
 	meanwhile_start
 	load_mod kgr_test_many_klp nr="$n"
 	wait_for "kmsg_since_mark | grep -q \"'kgr_test_many_klp': patching complete\"" \
 		"$TRANS_TIMEOUT" || die "livepatch: $n functions not patched after $TRANS_TIMEOUT s"
 	meanwhile_end "livepatch's apply"
+	lmem=$(mem_grown kgr_test_many_klp "$m0")
 	ila=$INSMOD_MAX
 	assert_eq $((all + n)) "$(cat $MANY)" "livepatch: the sum with $n functions patched"
 	kla=$(ms_between "$(kmsg_ts "% insmod kgr_test_many_klp.ko nr=$n")" \
@@ -254,6 +282,8 @@ scale_pass() {
 	else
 		out "scale $n kgr apply_ms=$ka fin_ms=$kf revert_ms=$kr rfin_ms=$krf"
 		out "scale $n klp apply_ms=$kla revert_ms=$klr"
+		out "scale $n kgr $kmem"
+		out "scale $n klp $lmem"
 	fi
 }
 
@@ -416,6 +446,8 @@ for n in $SIZES; do
 			die "no figures for $kind's patch of $n functions"
 		grep -q "^KGR-BENCH scale $n $kind insmod_apply_ms=[0-9]* insmod_revert_ms=[0-9]" /tmp/bench-all.out ||
 			die "no insmod figures for $kind's patch of $n functions"
+		grep -q "^KGR-BENCH scale $n $kind slab_kb=-*[0-9]* vmalloc_kb=-*[0-9]* module_b=[1-9]" /tmp/bench-all.out ||
+			die "no memory figures for $kind's patch of $n functions"
 	done
 done
 log "ok"

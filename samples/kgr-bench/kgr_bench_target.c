@@ -46,6 +46,8 @@
 #include "patch.h"
 /* kernel/kgr_internal.h: struct kgr_loc_caches, one per function of a patch */
 #include "kgr_internal.h"
+/* struct ftrace_hash: what a filter of one function costs */
+#include "trace.h"
 
 #include "kgr_bench.h"
 
@@ -265,10 +267,23 @@ static int sizes_show(struct seq_file *m, void *v)
 	/* kGraft: one bit in thread_info.flags; livepatch: that and an int */
 	seq_printf(m, "kgr_task_bytes=0 kgr_task_bits=1 klp_task_bytes=%zu klp_task_bits=1\n",
 		   sizeof(current->patch_state));
-	seq_printf(m, "kgr_patch_fun=%zu ftrace_ops=%zu kgr_loc_caches=%zu kgr_loc_caches_slab=%zu\n",
-		   sizeof(struct kgr_patch_fun), sizeof(struct ftrace_ops),
-		   sizeof(struct kgr_loc_caches),
-		   kgr_bench_slab_size(sizeof(struct kgr_loc_caches)));
+	/*
+	 * kGraft's own per function: the patch's entry and the pointer to
+	 * its caches (in the patch module), the caches and the function's
+	 * kgr_func (slab caches of their own: sizeof is what they take);
+	 * ftrace's for a direct call, two hash entries (the table of
+	 * direct calls, the filter of kGraft's direct ops); the handler's
+	 * ftrace_ops (kmalloc) and its filter only while the function
+	 * needs the handler.
+	 */
+	seq_printf(m, "kgr_patch_fun=%zu kgr_caches_ptr=%zu kgr_loc_caches=%zu kgr_func=%zu ftrace_entry=%zu ftrace_ops=%zu ftrace_ops_slab=%zu ftrace_hash=%zu ftrace_bucket=%zu\n",
+		   sizeof(struct kgr_patch_fun), sizeof(struct kgr_loc_caches *),
+		   sizeof(struct kgr_loc_caches), sizeof(struct kgr_func),
+		   kgr_bench_slab_size(sizeof(struct ftrace_func_entry)),
+		   sizeof(struct ftrace_ops),
+		   kgr_bench_slab_size(sizeof(struct ftrace_ops)),
+		   kgr_bench_slab_size(sizeof(struct ftrace_hash)),
+		   kgr_bench_slab_size(sizeof(struct hlist_head)));
 	seq_printf(m, "kgr_patch=%zu kgr_patch_ptr=%zu nr_cpu_ids=%u\n",
 		   sizeof(struct kgr_patch), sizeof(struct kgr_patch_fun *),
 		   nr_cpu_ids);

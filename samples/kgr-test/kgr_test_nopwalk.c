@@ -13,7 +13,8 @@
  *
  * 'hold' set arms two probes. One on kgr_func_has_addr() notes which
  * kgr_loc_caches the walker compares with, and the function (struct
- * kgr_func) each belongs to. One on kfree() catches the free of such a
+ * kgr_func) each belongs to. One on kmem_cache_free() (both come from
+ * slab caches of kGraft's own) catches the free of such a
  * function, its last patch taken off (an rmmod of its module): it stops
  * there until the walker has begun to compare with that patch again, a
  * nop, and the walker waits inside that comparison until the nop is
@@ -135,14 +136,15 @@ static struct kprobe has_addr_kp = {
 };
 
 /*
- * kfree(@obj): the free of a function the walker compares a nop of waits
- * until the walker waits in that comparison; the nop's own free is
- * watched (its return handler runs). Any other free goes on at once.
+ * kmem_cache_free(cache, @obj): the free of a function the walker
+ * compares a nop of waits until the walker waits in that comparison; the
+ * nop's own free is watched (its return handler runs). Any other free
+ * goes on at once.
  */
-static int kgr_test_kfree_entry(struct kretprobe_instance *ri,
-				struct pt_regs *regs)
+static int kgr_test_free_entry(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
 {
-	const void *obj = (void *)regs->di;
+	const void *obj = (void *)regs->si;
 	unsigned int i, n = smp_load_acquire(&nseen);
 	unsigned long end;
 
@@ -166,17 +168,17 @@ static int kgr_test_kfree_entry(struct kretprobe_instance *ri,
 	return 1;
 }
 
-static int kgr_test_kfree_ret(struct kretprobe_instance *ri,
-			      struct pt_regs *regs)
+static int kgr_test_free_ret(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
 {
 	WRITE_ONCE(watch_freed, true);
 	return 0;
 }
 
-static struct kretprobe kfree_krp = {
-	.kp.symbol_name = "kfree",
-	.entry_handler = kgr_test_kfree_entry,
-	.handler = kgr_test_kfree_ret,
+static struct kretprobe free_krp = {
+	.kp.symbol_name = "kmem_cache_free",
+	.entry_handler = kgr_test_free_entry,
+	.handler = kgr_test_free_ret,
 	.maxactive = 8,
 };
 
@@ -242,7 +244,7 @@ static int hold_set(const char *val, const struct kernel_param *kp)
 	if (on == armed)
 		return 0;
 	if (!on) {
-		unregister_kretprobe(&kfree_krp);
+		unregister_kretprobe(&free_krp);
 		unregister_kprobe(&has_addr_kp);
 		armed = false;
 		return 0;
@@ -250,7 +252,7 @@ static int hold_set(const char *val, const struct kernel_param *kp)
 	ret = register_kprobe(&has_addr_kp);
 	if (ret)
 		return ret;
-	ret = register_kretprobe(&kfree_krp);
+	ret = register_kretprobe(&free_krp);
 	if (ret) {
 		unregister_kprobe(&has_addr_kp);
 		return ret;

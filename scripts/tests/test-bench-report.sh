@@ -158,15 +158,22 @@ expect_line "row: what finalized (trigger=at-once twice)" \
 	'| kGraft: what finalized the transition (of 1 each) | idle: 1 checked at once; load: 1 checked at once | n/a | kernel log |'
 expect_line "row: daemons' calls that returned" \
 	"| daemons' system calls that returned during the transitions (must be 0) | 0 (8 tasks, 1 transitions) | 0 (8 tasks, 1 transitions) | count |"
-expect_line "row: memory per patched function (40+408+256+8 B; 152+512 B; 203 B trampoline)" \
-	'| memory per patched function, + an ftrace trampoline (both: 203 B of code in a 4 KiB page of its own) | 712 B (kgr_patch_fun 40, ftrace_ops 408, caches 256, pointer 8) | 664 B (klp_func 152, klp_ops 512) + a sysfs directory | sizeof, ksize |'
+expect_line "row: memory per patched function (40+8+8+168+80+2*32 B; 152+512+64+8+32 B; handler 192+104 B)" \
+	"| memory per patched function (kGraft: called directly) | 368 B (entry 40, pointers 16, caches 168, kgr_func 80, ftrace's direct call 2 × 32); new code at an odd address: + 16 B of trampoline; while the function needs the handler: + 296 B and an ftrace trampoline | 768 B (klp_func 152, klp_ops 512, ftrace's filter 104) + an ftrace trampoline + a sysfs directory | sizeof, ksize |"
+expect_line "row: ftrace trampoline (203 B)" \
+	"| ftrace trampoline of a function's ftrace_ops (kGraft: its handler, kgr.direct=0) | 203 B of code in a 4 KiB page of its own | the same, for every patched function | trampoline_size |"
+expect_line "scale row: 1024 functions applied and reverted" \
+	'| 1024 | 913 ms (136 ms) | 4250 ms | 325 ms (173 ms) | 108240 ms |'
+expect_line "memory row: (400 kB + 24 kB - 16 KiB) / 1024; (900 kB + 4112 kB - 16 KiB) / 1024" \
+	'| 1024 | 408 B (slab 400, vmalloc 8) | 4996 B (slab 900, vmalloc 4096) |'
 expect_line "row: memory per patch (80+8 B; 296+2*168+152 B)" \
 	'| memory per patch | 88 B + 1 B per CPU (2) until finalized | 784 B (klp_patch, 2 klp_object, end klp_func) + sysfs directories | sizeof |'
-rows=$(grep -c '^| ' <<<"$out")
-if [ "$rows" -eq 21 ]; then
-	ok "the table has a header and 20 rows"
+# the first table: up to the first blank line
+rows=$(awk '/^$/ { exit } /^\| / { n++ } END { print n + 0 }' <<<"$out")
+if [ "$rows" -eq 22 ]; then
+	ok "the table has a header and 21 rows"
 else
-	fail "the table has a header and 20 rows" "21 '| ' lines" "$rows"
+	fail "the table has a header and 21 rows" "22 '| ' lines" "$rows"
 fi
 expect_text "note: 2000 calls per loop, from params" \
 	'- Per call: 2000 calls of a cheap non-inlined function per timed loop,'
