@@ -30,6 +30,11 @@ BENCH_DAEMONS	?= 2
 BENCH_SIZES	?= 1,64,256,1024
 # the per-call figures again next to that many patched functions
 BENCH_MANY	?= 1024
+# transitions while that many threads sleep, run or both
+BENCH_THREADS	?= 100,1000,10000
+BENCH_THREAD_MODES ?= sleep,busy,mix
+# the wall-time boot's memory: 10000 threads need more than the default
+BENCH_WALL_MEM	?= 2G
 BENCH_TIMEOUT	?= 3600
 # QEMU 7.2 under -icount does not bring up this kernel's second vCPU (it
 # hangs in "Booting SMP configuration"), so the icount boots have one CPU.
@@ -47,7 +52,8 @@ BENCH_KAPPEND	 = kgr.tests=test-kgr-bench.sh kgr.timeout=$(BENCH_TIMEOUT) \
 		   kgr.bench.loops=$(BENCH_LOOPS) kgr.bench.reps=$(BENCH_REPS) \
 		   kgr.bench.busy=$(BENCH_BUSY) kgr.bench.sleepers=$(BENCH_SLEEPERS) \
 		   kgr.bench.sleep_ms=$(BENCH_SLEEP_MS) kgr.bench.daemons=$(BENCH_DAEMONS) \
-		   kgr.bench.sizes=$(BENCH_SIZES) kgr.bench.many=$(BENCH_MANY)
+		   kgr.bench.sizes=$(BENCH_SIZES) kgr.bench.many=$(BENCH_MANY) \
+		   kgr.bench.threads=$(BENCH_THREADS) kgr.bench.thread_modes=$(BENCH_THREAD_MODES)
 
 .PHONY: help-bench benchmods bench
 
@@ -66,6 +72,8 @@ help-bench:
 	@echo '    read, futex, select, pause, wait4)'
 	@echo '  BENCH_SIZES=$(BENCH_SIZES) (functions per patch for the rows of many functions)'
 	@echo '  BENCH_MANY=$(BENCH_MANY) (patched functions next to the per-call rows of the last function)'
+	@echo '  BENCH_THREADS=$(BENCH_THREADS) BENCH_THREAD_MODES=$(BENCH_THREAD_MODES) (transitions among threads)'
+	@echo '  BENCH_WALL_MEM=$(BENCH_WALL_MEM) (the wall-time boot'"'"'s memory)'
 	@echo '  BENCH_TIMEOUT=$(BENCH_TIMEOUT) (seconds per boot) BENCH_ICOUNT_SMP=$(BENCH_ICOUNT_SMP)'
 
 benchmods: kernel
@@ -83,7 +91,7 @@ bench: images
 	done; \
 	echo "bench: wall-time boot (transitions), log $(LOGDIR)/bench-wall.log"; \
 	$(QEMU_RUN) --timeout $(BENCH_TIMEOUT) --log $(LOGDIR)/bench-wall.log \
-		--append '$(BENCH_KAPPEND) kgr.bench=full' > /dev/null || \
+		--mem $(BENCH_WALL_MEM) --append '$(BENCH_KAPPEND) kgr.bench=full' > /dev/null || \
 		echo "bench: wall-time boot: qemu-run exit status $$?"; \
 	echo "bench: boots took $$(( $$(date +%s) - start )) s"; echo; \
 	python3 $(CURDIR)/scripts/bench-report.py --out $(BENCH_DIR) \

@@ -40,6 +40,11 @@ def bench_lines(path):
     return lines
 
 
+MODES = ('sleep', 'busy', 'mix')
+MODE_NAMES = {'sleep': 'asleep (futex)', 'busy': 'busy (getppid loop)',
+              'mix': 'half and half'}
+
+
 def kv(words):
     """{'a': '1'} from ['a=1', ...]; words without '=' are skipped."""
     return dict(w.split('=', 1) for w in words if '=' in w)
@@ -48,7 +53,7 @@ def kv(words):
 def parse(path):
     res = {'call': {}, 'trans': [], 'daemons': [], 'samples': {}, 'size': {},
            'module': {}, 'trampoline': None, 'params': {}, 'done': False,
-           'scale': {}}
+           'scale': {}, 'threads': {}}
     for line in bench_lines(path):
         w = line.split()
         if w[0] == 'call' and len(w) >= 3:
@@ -73,6 +78,10 @@ def parse(path):
             res['trampoline'] = int(w[1])
         elif w[0] == 'scale' and len(w) >= 3 and w[1].isdigit():
             res['scale'].setdefault((int(w[1]), w[2]), {}).update(kv(w[3:]))
+        elif w[0] == 'threads' and len(w) >= 3:
+            d = kv(w[3:])
+            if d.get('n', '').isdigit() and 'mode' in d:
+                res['threads'][(int(d['n']), d['mode'], w[2])] = d
         elif w[0] == 'params':
             res['params'] = kv(w[1:])
         elif w[0] == 'many' and len(w) == 2 and w[1].isdigit():
@@ -407,6 +416,39 @@ def main():
                      'finalized" / "patching complete", time stamps of the '
                      'kernel log; in parentheses kGraft\'s finalization, '
                      'which holds its lock.')
+
+    th = wall['threads']
+    if th:
+        def tms(n, mode, kind):
+            d = th.get((n, mode, kind), {})
+            us = int(d.get('done_us', -1))
+            return '%.2f s' % (us / 1e6) if us >= 0 else 'n/a'
+
+        def fork(n, mode, kind):
+            d = th.get((n, mode, kind), {})
+            if 'fork_max_us' not in d:
+                return 'n/a'
+            return '%.1f ms (%.1f)' % (int(d['fork_max_us']) / 1e3,
+                                       int(d['fork_base_max_us']) / 1e3)
+        table += ['', '| threads | they | kGraft transition | livepatch '
+                  'transition | kGraft: longest fork (before) | livepatch: '
+                  'longest fork (before) |', '|---|---|---|---|---|---|']
+        for n, mode in sorted({(n, m) for n, m, _ in th},
+                              key=lambda k: (k[0], MODES.index(k[1])
+                                             if k[1] in MODES else 9)):
+            table.append('| %d | %s | %s | %s | %s | %s |' % (
+                n, MODE_NAMES.get(mode, mode), tms(n, mode, 'kgr'),
+                tms(n, mode, 'klp'), fork(n, mode, 'kgr'),
+                fork(n, mode, 'klp')))
+        notes.append('Threads: a patch of one function applied while N '
+                     'threads of one process sleep in a futex wait, call '
+                     'getppid() in a loop, or half and half; from just '
+                     'before finit_module() to "kgr: transition finalized" / '
+                     '"patching complete" (kernel log time stamps). Longest '
+                     'fork: a task forks a child that exits at once, waits '
+                     'for it and sleeps 1 ms, in a loop; the longest round '
+                     'trip during the transition, and in parentheses during '
+                     'the second before it.')
 
     os.makedirs(args.out, exist_ok=True)
     text = ('\n'.join(table) + '\n\n' +

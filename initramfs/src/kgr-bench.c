@@ -50,18 +50,36 @@
  *	  pause   pause()
  *	  wait4   wait4() for a child of its own that sleeps in pause()
  *		  (two tasks)
+ *
+ *   kgr-bench threads KIND TAG MODULE N MODE TIMEOUT_S [PARAMS]
+ *	start N threads in one process, MODE sleep: each asleep in a
+ *	FUTEX_WAIT that nothing ends (a call kGraft nudges, and the thread
+ *	restarts it); busy: each calling getppid() in a loop; mix: half of
+ *	each. Meanwhile a task forks a child that exits at once, again and
+ *	again, and times each fork() and wait. Then load MODULE with its
+ *	parameters PARAMS (KIND as for trans) and wait for the end of the
+ *	transition, or TIMEOUT_S. Prints
+ *	  KGR-BENCH threads TAG KIND n=N mode=MODE spawn_ms=S init_us=I
+ *	  done_us=D forks=F fork_max_us=M fork_base_max_us=B returned=R
+ *	S is how long the threads took to start, I and D as for trans (D
+ *	-1 on timeout), F the forks from the load to the end, M the
+ *	longest of them, B the longest of the forks in the second before
+ *	the load (the same machine without a transition), R the FUTEX_WAITs
+ *	that returned (none should: a nudge restarts the call).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/futex.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -600,6 +618,232 @@ static int cmd_trans(int argc, char **argv)
 	return 0;
 }
 
+/* what the threads of "threads" do */
+static struct {
+	int futex_word;		/* nobody changes it */
+	int returned;		/* FUTEX_WAITs that returned */
+	int started;
+	int go;			/* the busy threads may start */
+} thr;
+
+static void *sleep_thread(void *arg)
+{
+	__atomic_add_fetch(&thr.started, 1, __ATOMIC_SEQ_CST);
+	for (;;) {
+		syscall(SYS_futex, &thr.futex_word, FUTEX_WAIT_PRIVATE, 0,
+			NULL, NULL, 0);
+		__atomic_add_fetch(&thr.returned, 1, __ATOMIC_SEQ_CST);
+	}
+	return arg;
+}
+
+/*
+ * A busy thread waits until all are created: thousands of threads in a
+ * loop would leave the creating thread a thousandth of a CPU.
+ */
+static void *busy_thread(void *arg)
+{
+	__atomic_add_fetch(&thr.started, 1, __ATOMIC_SEQ_CST);
+	while (!__atomic_load_n(&thr.go, __ATOMIC_SEQ_CST))
+		syscall(SYS_futex, &thr.go, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+	for (;;)
+		syscall(SYS_getppid);
+	return arg;
+}
+
+/*
+ * The forker, a child: fork() a child that exits at once and wait for
+ * it, in a loop; the longest round trip since the last report, and the
+ * number of rounds, go to shared memory when the parent asks.
+ */
+static struct {
+	volatile long long max_us;
+	volatile int rounds;
+	volatile int reset;	/* the parent asks for a new window */
+} *forker;
+
+static void forker_body(void)
+{
+	for (;;) {
+		long long t0 = now_us(), d;
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (pid == 0)
+			_exit(0);
+		waitpid(pid, NULL, 0);
+		d = now_us() - t0;
+		if (forker->reset) {
+			forker->max_us = 0;
+			forker->rounds = 0;
+			forker->reset = 0;
+		}
+		if (d > forker->max_us)
+			forker->max_us = d;
+		forker->rounds++;
+		sleep_ms(1);
+	}
+}
+
+/* the forker's longest round trip in a window of MS from now */
+static long long fork_window(long ms)
+{
+	forker->reset = 1;
+	sleep_ms(ms);
+	return forker->max_us;
+}
+
+/* the holder of the threads: N of MODE, reports how many returned */
+static void holder_body(int n, const char *mode, int report_fd)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	int i;
+
+	pthread_attr_init(&attr);
+	/* small stacks: 10000 threads fit a guest of 2 GiB */
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	for (i = 0; i < n; i++) {
+		int busy = !strcmp(mode, "busy") ||
+			   (!strcmp(mode, "mix") && i % 2);
+
+		if (pthread_create(&t, &attr, busy ? busy_thread : sleep_thread,
+				   NULL))
+			die("pthread_create");
+	}
+	while (__atomic_load_n(&thr.started, __ATOMIC_SEQ_CST) < n)
+		sleep_ms(10);
+	__atomic_store_n(&thr.go, 1, __ATOMIC_SEQ_CST);
+	syscall(SYS_futex, &thr.go, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+	if (write(report_fd, "s", 1) != 1)
+		die("write");
+	/* asked by the parent (a byte on stdin's pipe): the count */
+	for (;;) {
+		char c;
+
+		if (read(STDIN_FILENO, &c, 1) != 1)
+			_exit(0);
+		dprintf(report_fd, "%d\n", thr.returned);
+	}
+}
+
+static int cmd_threads(int argc, char **argv)
+{
+	char needle[160], mark0[160], mark1[160], buf[32];
+	const char *kind, *tag, *module, *mode, *name, *params;
+	const char *needles[3] = { mark0, mark1, needle };
+	long long ts[3] = { -1, -1, -1 }, t0, spawn_ms, base_max, t_end;
+	char text[3][KMSG_TEXT];
+	int n, timeout_s, mfd, kfd, ask[2], rep[2], returned = -1;
+	pid_t holder;
+	ssize_t len;
+
+	if (argc != 8 && argc != 9) {
+		fprintf(stderr, "usage: kgr-bench threads KIND TAG MODULE N MODE TIMEOUT_S [PARAMS]\n");
+		return 2;
+	}
+	params = argc == 9 ? argv[8] : "";
+	kind = argv[2];
+	tag = argv[3];
+	module = argv[4];
+	n = atoi(argv[5]);
+	mode = argv[6];
+	timeout_s = atoi(argv[7]);
+	if (strcmp(mode, "sleep") && strcmp(mode, "busy") && strcmp(mode, "mix")) {
+		fprintf(stderr, "kgr-bench: MODE is sleep, busy or mix\n");
+		return 2;
+	}
+	name = strrchr(module, '/');
+	name = name ? name + 1 : module;
+	if (!strcmp(kind, "kgr")) {
+		/* after kgr_finalize(): the transition is over */
+		snprintf(needle, sizeof(needle), "kgr: transition finalized ");
+	} else if (!strcmp(kind, "klp")) {
+		snprintf(needle, sizeof(needle), "'%.*s': patching complete",
+			 (int)(strcspn(name, ".")), name);
+	} else {
+		fprintf(stderr, "kgr-bench: KIND is kgr or klp\n");
+		return 2;
+	}
+
+	mfd = open(module, O_RDONLY | O_CLOEXEC);
+	if (mfd < 0)
+		die(module);
+	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kfd < 0)
+		die("/dev/kmsg");
+	lseek(kfd, 0, SEEK_END);
+
+	forker = mmap(NULL, sizeof(*forker), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (forker == MAP_FAILED)
+		die("mmap");
+	spawn(forker_body);
+
+	if (pipe(ask) || pipe(rep))
+		die("pipe");
+	t0 = now_us();
+	holder = fork();
+	if (holder < 0)
+		die("fork");
+	if (holder == 0) {
+		dup2(ask[0], STDIN_FILENO);
+		close(ask[1]);
+		close(rep[0]);
+		holder_body(n, mode, rep[1]);
+	}
+	children[nchildren++] = holder;
+	close(ask[0]);
+	close(rep[1]);
+	if (read(rep[0], buf, 1) != 1) {
+		fprintf(stderr, "kgr-bench: %s %s: the %d threads did not start\n",
+			tag, kind, n);
+		reap();
+		return 1;
+	}
+	spawn_ms = (now_us() - t0) / 1000;
+	/* the sleepers settle; then the forks of a second without a transition */
+	sleep_ms(500);
+	base_max = fork_window(1000);
+
+	snprintf(mark0, sizeof(mark0), "kgr-bench: %s %s: loading %s", tag, kind, name);
+	snprintf(mark1, sizeof(mark1), "kgr-bench: %s %s: loaded", tag, kind);
+	forker->reset = 1;
+	kmsg_write(mark0);
+	if (syscall(SYS_finit_module, mfd, params, 0)) {
+		perror("finit_module");
+		reap();
+		return 1;
+	}
+	kmsg_write(mark1);
+	close(mfd);
+
+	t_end = now_us() + timeout_s * 1000000LL;
+	for (;;) {
+		kmsg_scan(kfd, needles, ts, text, 3);
+		if (ts[2] >= 0 || now_us() > t_end)
+			break;
+		sleep_ms(20);
+	}
+	/* the forks of the transition's window, then the sleepers' count */
+	if (write(ask[1], "?", 1) == 1) {
+		len = read(rep[0], buf, sizeof(buf) - 1);
+		if (len > 0) {
+			buf[len] = '\0';
+			returned = atoi(buf);
+		}
+	}
+	printf("KGR-BENCH threads %s %s n=%d mode=%s spawn_ms=%lld init_us=%lld done_us=%lld forks=%d fork_max_us=%lld fork_base_max_us=%lld returned=%d\n",
+	       tag, kind, n, mode, spawn_ms,
+	       ts[0] >= 0 && ts[1] >= 0 ? ts[1] - ts[0] : -1,
+	       ts[0] >= 0 && ts[2] >= 0 ? ts[2] - ts[0] : -1,
+	       forker->rounds, forker->max_us, base_max, returned);
+	close(ask[1]);
+	reap();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -607,6 +851,8 @@ int main(int argc, char **argv)
 		return cmd_call(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "trans"))
 		return cmd_trans(argc, argv);
-	fprintf(stderr, "usage: kgr-bench call|trans ... (see the source)\n");
+	if (argc > 1 && !strcmp(argv[1], "threads"))
+		return cmd_threads(argc, argv);
+	fprintf(stderr, "usage: kgr-bench call|trans|threads ... (see the source)\n");
 	return 2;
 }

@@ -27,6 +27,11 @@
 #   kgr.bench.many=N    the per-call figures again, for a function patched
 #                       while N functions of kgr_test_many stay patched by
 #                       the same system (smoke 8; not in the full boot)
+#   kgr.bench.threads=N,M,...  a transition of each system while that many
+#                       threads of one process (smoke 100)...
+#   kgr.bench.thread_modes=MODE,...  ...sleep in a futex wait, call
+#                       getppid() in a loop, or half and half: sleep, busy,
+#                       mix (smoke mix); the fork latency of a task meanwhile
 #
 # Target functions (samples/kgr-bench/kgr_bench.h): 0 is never patched;
 # kGraft patches 1 (per call, the handler), 2..1+R (idle), 2+R..1+2R
@@ -58,6 +63,8 @@ DAEMONS=$(bparam bench.daemons 1)
 SAMPLE_MS=$(bparam bench.sample_ms 50)
 SIZES=$(bparam bench.sizes 64 | tr , ' ')
 NMANY=$(bparam bench.many 8)
+THREADS=$(bparam bench.threads 100 | tr , ' ')
+THREAD_MODES=$(bparam bench.thread_modes mix | tr , ' ')
 KLP_BASE=14	# first livepatch function: KGR_BENCH_NFN / 2 + 1
 TRANS_TIMEOUT=120
 
@@ -287,6 +294,37 @@ scale_pass() {
 	fi
 }
 
+# threads KIND N MODE: a patch of kgr_test_many's first function, applied
+# by kgr-bench (the transition's time, the fork latency meanwhile) while
+# N threads are in MODE, then reverted
+threads() {
+	local kind=$1 n=$2 mode=$3 mod=kgr_test_many_patch
+
+	[ "$kind" = klp ] && mod=kgr_test_many_klp
+	log "% kgr-bench threads $kind $mode-$n $mod.ko $n $mode"
+	kgr-bench threads "$kind" "$mode-$n" "$MODDIR/$mod.ko" "$n" "$mode" \
+		"$THREADS_TIMEOUT" nr=1 > /tmp/bench-threads.out 2>&1 || {
+		cat /tmp/bench-threads.out
+		die "kgr-bench threads $kind $mode-$n failed"
+	}
+	tee -a /tmp/bench-all.out < /tmp/bench-threads.out
+	if [ "$kind" = kgr ]; then
+		wait_for "[ \$(cat $KGR_SYS/in_progress) = 0 ]" "$THREADS_TIMEOUT" ||
+			die "kGraft: $mod still in its transition"
+		kgr_revert $mod
+		kgr_wait_reverted $mod "$THREADS_TIMEOUT"
+	else
+		wait_for "[ \$(cat $KLPSYS/transition) = 0 ]" "$THREADS_TIMEOUT" ||
+			die "livepatch: $mod still in its transition"
+		log "% echo 0 > $KLPSYS/enabled"
+		echo 0 > $KLPSYS/enabled || die "livepatch: the revert was refused"
+		wait_for "[ ! -e $KLPSYS ]" "$THREADS_TIMEOUT" ||
+			die "livepatch: $mod not reverted after $THREADS_TIMEOUT s"
+	fi
+	unload_mod $mod
+}
+THREADS_TIMEOUT=600
+
 scale() {
 	start_test "patches of $1 functions"
 	MEANWHILE=0
@@ -372,6 +410,13 @@ if [ "$MODE" != percall ]; then
 	for n in $SIZES; do
 		scale "$n"
 	done
+	start_test "transitions with many threads"
+	for n in $THREADS; do
+		for m in $THREAD_MODES; do
+			threads kgr "$n" "$m"
+			threads klp "$n" "$m"
+		done
+	done
 	unload_mod kgr_test_many
 fi
 out "done"
@@ -448,6 +493,20 @@ for n in $SIZES; do
 			die "no insmod figures for $kind's patch of $n functions"
 		grep -q "^KGR-BENCH scale $n $kind slab_kb=-*[0-9]* vmalloc_kb=-*[0-9]* module_b=[1-9]" /tmp/bench-all.out ||
 			die "no memory figures for $kind's patch of $n functions"
+	done
+done
+# each threads run: its threads started, the transition ended, the forker
+# forked during it, and no sleeper's futex wait returned
+for n in $THREADS; do
+	for m in $THREAD_MODES; do
+		for kind in kgr klp; do
+			line=$(grep "^KGR-BENCH threads $m-$n $kind " /tmp/bench-all.out) ||
+				die "no figures for $kind with $n threads ($m)"
+			v() { echo "$line" | sed -n "s/.* $1=\([-0-9]*\).*/\1/p"; }
+			[ "$(v done_us)" -gt 0 ] || die "$kind, $n threads ($m): the transition did not end"
+			[ "$(v forks)" -gt 0 ] || die "$kind, $n threads ($m): no fork during the transition"
+			assert_eq 0 "$(v returned)" "$kind, $n threads ($m): futex waits that returned"
+		done
 	done
 done
 log "ok"
