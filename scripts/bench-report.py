@@ -53,7 +53,7 @@ def kv(words):
 def parse(path):
     res = {'call': {}, 'trans': [], 'daemons': [], 'samples': {}, 'size': {},
            'module': {}, 'trampoline': None, 'params': {}, 'done': False,
-           'scale': {}, 'threads': {}}
+           'scale': {}, 'threads': {}, 'holds': {}}
     for line in bench_lines(path):
         w = line.split()
         if w[0] == 'call' and len(w) >= 3:
@@ -82,6 +82,8 @@ def parse(path):
             d = kv(w[3:])
             if d.get('n', '').isdigit() and 'mode' in d:
                 res['threads'][(int(d['n']), d['mode'], w[2])] = d
+        elif w[0] == 'holds' and len(w) >= 3:
+            res['holds'][(w[1], w[2])] = kv(w[3:])
         elif w[0] == 'params':
             res['params'] = kv(w[1:])
         elif w[0] == 'many' and len(w) == 2 and w[1].isdigit():
@@ -430,16 +432,31 @@ def main():
                 return 'n/a'
             return '%.1f ms (%.1f)' % (int(d['fork_max_us']) / 1e3,
                                        int(d['fork_base_max_us']) / 1e3)
+        def hold(n, mode, kind):
+            funcs = {'kgr': ('kgr_mark_all', 'kgr_still_patching'),
+                     'klp': ('klp_start_transition',
+                             'klp_try_complete_transition')}[kind]
+            d = wall['holds'].get(('%s-%d' % (mode, n), kind), {})
+            us = [int(d[f].split('/')[1]) for f in funcs
+                  if f in d and '/' in d[f] and d[f].split('/')[1] != '-1']
+            calls = [int(d[f].split('/')[0]) for f in funcs
+                     if f in d and '/' in d[f] and d[f].split('/')[0] != '-1']
+            if not us:
+                return 'n/a'
+            return '%.1f ms (%d walks)' % (max(us) / 1e3, sum(calls))
         table += ['', '| threads | they | kGraft transition | livepatch '
                   'transition | kGraft: longest fork (before) | livepatch: '
-                  'longest fork (before) |', '|---|---|---|---|---|---|']
+                  'longest fork (before) | kGraft: longest walk under '
+                  'tasklist_lock | livepatch: the same |',
+                  '|---|---|---|---|---|---|---|---|']
         for n, mode in sorted({(n, m) for n, m, _ in th},
                               key=lambda k: (k[0], MODES.index(k[1])
                                              if k[1] in MODES else 9)):
-            table.append('| %d | %s | %s | %s | %s | %s |' % (
+            table.append('| %d | %s | %s | %s | %s | %s | %s | %s |' % (
                 n, MODE_NAMES.get(mode, mode), tms(n, mode, 'kgr'),
                 tms(n, mode, 'klp'), fork(n, mode, 'kgr'),
-                fork(n, mode, 'klp')))
+                fork(n, mode, 'klp'), hold(n, mode, 'kgr'),
+                hold(n, mode, 'klp')))
         notes.append('Threads: a patch of one function applied while N '
                      'threads of one process sleep in a futex wait, call '
                      'getppid() in a loop, or half and half; from just '
@@ -448,7 +465,13 @@ def main():
                      'fork: a task forks a child that exits at once, waits '
                      'for it and sleeps 1 ms, in a loop; the longest round '
                      'trip during the transition, and in parentheses during '
-                     'the second before it.')
+                     'the second before it. Longest walk: the longest call of '
+                     'the functions that walk the task list under '
+                     'tasklist_lock (kGraft: kgr_mark_all(), '
+                     'kgr_still_patching(); livepatch: klp_start_transition(), '
+                     'klp_try_complete_transition()), entry to return, by '
+                     'kretprobes; a fork waits for the lock with its '
+                     'interrupts off meanwhile.')
 
     os.makedirs(args.out, exist_ok=True)
     text = ('\n'.join(table) + '\n\n' +

@@ -302,12 +302,16 @@ threads() {
 
 	[ "$kind" = klp ] && mod=kgr_test_many_klp
 	log "% kgr-bench threads $kind $mode-$n $mod.ko $n $mode"
+	# the walks of the task list under tasklist_lock, timed meanwhile
+	echo 1 > $B/holds
 	kgr-bench threads "$kind" "$mode-$n" "$MODDIR/$mod.ko" "$n" "$mode" \
 		"$THREADS_TIMEOUT" nr=1 > /tmp/bench-threads.out 2>&1 || {
 		cat /tmp/bench-threads.out
 		die "kgr-bench threads $kind $mode-$n failed"
 	}
 	tee -a /tmp/bench-all.out < /tmp/bench-threads.out
+	out "holds $mode-$n $kind $(cat $B/holds)"
+	echo 0 > $B/holds
 	if [ "$kind" = kgr ]; then
 		wait_for "[ \$(cat $KGR_SYS/in_progress) = 0 ]" "$THREADS_TIMEOUT" ||
 			die "kGraft: $mod still in its transition"
@@ -506,6 +510,15 @@ for n in $THREADS; do
 			[ "$(v done_us)" -gt 0 ] || die "$kind, $n threads ($m): the transition did not end"
 			[ "$(v forks)" -gt 0 ] || die "$kind, $n threads ($m): no fork during the transition"
 			assert_eq 0 "$(v returned)" "$kind, $n threads ($m): futex waits that returned"
+			# the functions that walk the task list were timed
+			line=$(grep "^KGR-BENCH holds $m-$n $kind " /tmp/bench-all.out) ||
+				die "no tasklist_lock figures for $kind with $n threads ($m)"
+			case $kind in
+			kgr) w=kgr_still_patching ;;
+			klp) w=klp_try_complete_transition ;;
+			esac
+			echo "$line" | grep -q " $w=[1-9][0-9]*/[0-9]" ||
+				die "$kind, $n threads ($m): $w was not timed: $line"
 		done
 	done
 done

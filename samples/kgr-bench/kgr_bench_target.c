@@ -25,12 +25,21 @@
  *   /proc/kgr_bench/waiting  read: the number of tasks in the gate
  *   /proc/kgr_bench/sizes    read: sizes of what kGraft and livepatch
  *                            keep per task, per function and per patch
+ *   /proc/kgr_bench/holds    write 1: time every call of the functions
+ *                            that walk the task list under tasklist_lock
+ *                            (kGraft's kgr_mark_all(), kgr_still_patching(),
+ *                            livepatch's klp_start_transition(),
+ *                            klp_try_complete_transition()), from now on;
+ *                            0: stop. read: "NAME=CALLS/MAX_US ..." for
+ *                            each, MAX_US the longest call (-1/-1: no probe,
+ *                            the function is inlined or absent)
  */
 #include <linux/atomic.h>
 #include <linux/ftrace.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/kgr.h>
+#include <linux/kprobes.h>
 #include <linux/livepatch.h>
 #include <linux/module.h>
 #include <linux/proc_fs.h>
@@ -299,6 +308,124 @@ static int sizes_open(struct inode *inode, struct file *file)
 	return single_open(file, sizes_show, NULL);
 }
 
+/*
+ * The walks of the task list under tasklist_lock, each timed from entry
+ * to return by a kretprobe: the longest call is about how long its
+ * caller held the lock (a fork's write_lock_irq() waits that long with
+ * its interrupts off).
+ */
+struct kgr_bench_hold {
+	struct kretprobe krp;
+	bool armed;
+	atomic_long_t calls;
+	atomic64_t max_ns;
+};
+
+static int kgr_bench_hold_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	*(u64 *)ri->data = ktime_get_ns();
+	return 0;
+}
+
+static int kgr_bench_hold_ret(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	struct kgr_bench_hold *h = container_of(get_kretprobe(ri),
+						struct kgr_bench_hold, krp);
+	s64 ns = ktime_get_ns() - *(u64 *)ri->data;
+	s64 max = atomic64_read(&h->max_ns);
+
+	atomic_long_inc(&h->calls);
+	while (ns > max) {
+		s64 old = atomic64_cmpxchg(&h->max_ns, max, ns);
+
+		if (old == max)
+			break;
+		max = old;
+	}
+	return 0;
+}
+
+#define KGR_BENCH_HOLD(_sym)						\
+	{ .krp = { .kp.symbol_name = _sym,				\
+		   .entry_handler = kgr_bench_hold_entry,		\
+		   .handler = kgr_bench_hold_ret,			\
+		   .data_size = sizeof(u64), .maxactive = 4 } }
+
+static struct kgr_bench_hold kgr_bench_holds[] = {
+	KGR_BENCH_HOLD("kgr_mark_all"),
+	KGR_BENCH_HOLD("kgr_still_patching"),
+	KGR_BENCH_HOLD("klp_start_transition"),
+	KGR_BENCH_HOLD("klp_try_complete_transition"),
+};
+static DEFINE_MUTEX(kgr_bench_holds_lock);
+
+static void kgr_bench_holds_disarm(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(kgr_bench_holds); i++) {
+		if (!kgr_bench_holds[i].armed)
+			continue;
+		unregister_kretprobe(&kgr_bench_holds[i].krp);
+		kgr_bench_holds[i].armed = false;
+	}
+}
+
+static ssize_t holds_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	bool on;
+	int i, err;
+
+	err = kstrtobool_from_user(ubuf, count, &on);
+	if (err)
+		return err;
+	mutex_lock(&kgr_bench_holds_lock);
+	kgr_bench_holds_disarm();
+	for (i = 0; on && i < ARRAY_SIZE(kgr_bench_holds); i++) {
+		struct kgr_bench_hold *h = &kgr_bench_holds[i];
+		const char *sym = h->krp.kp.symbol_name;
+
+		atomic_long_set(&h->calls, 0);
+		atomic64_set(&h->max_ns, 0);
+		/* registered again: the kprobe's state from the last time goes */
+		memset(&h->krp.kp, 0, sizeof(h->krp.kp));
+		h->krp.kp.symbol_name = sym;
+		h->armed = !register_kretprobe(&h->krp);
+	}
+	mutex_unlock(&kgr_bench_holds_lock);
+	return count;
+}
+
+static int holds_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	mutex_lock(&kgr_bench_holds_lock);
+	for (i = 0; i < ARRAY_SIZE(kgr_bench_holds); i++) {
+		struct kgr_bench_hold *h = &kgr_bench_holds[i];
+
+		if (h->armed)
+			seq_printf(m, "%s%s=%ld/%lld", i ? " " : "",
+				   h->krp.kp.symbol_name,
+				   atomic_long_read(&h->calls),
+				   atomic64_read(&h->max_ns) / NSEC_PER_USEC);
+		else
+			seq_printf(m, "%s%s=-1/-1", i ? " " : "",
+				   h->krp.kp.symbol_name);
+	}
+	seq_putc(m, '\n');
+	mutex_unlock(&kgr_bench_holds_lock);
+	return 0;
+}
+
+static int holds_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, holds_show, NULL);
+}
+
 #define KGR_BENCH_FILE(_name, _mode, _open, _read, _write, _release)	\
 	{ .name = _name, .mode = _mode,					\
 	  .ops = { .proc_open = _open, .proc_read = _read,		\
@@ -316,6 +443,8 @@ static const struct kgr_bench_file {
 	KGR_BENCH_FILE("waiting", 0444, waiting_open, seq_read, NULL,
 		       single_release),
 	KGR_BENCH_FILE("sizes", 0444, sizes_open, seq_read, NULL,
+		       single_release),
+	KGR_BENCH_FILE("holds", 0600, holds_open, seq_read, holds_write,
 		       single_release),
 };
 
@@ -345,6 +474,9 @@ static void __exit kgr_bench_target_exit(void)
 	WRITE_ONCE(kgr_bench_open, true);
 	wake_up_all(&kgr_bench_wq);
 	proc_remove(kgr_bench_dir);
+	mutex_lock(&kgr_bench_holds_lock);
+	kgr_bench_holds_disarm();
+	mutex_unlock(&kgr_bench_holds_lock);
 }
 
 module_init(kgr_bench_target_init);
