@@ -319,7 +319,8 @@ def main():
     klp_patch = (sz.get('klp_patch', 0) + 2 * sz.get('klp_object', 0) +
                  sz.get('klp_func', 0))
     rows.append(('memory per patch',
-                 '%d B + 1 B per CPU (%d) until finalized'
+                 '%d B (kgr_patch, end pointer) + 1 B per CPU (%d) until '
+                 'finalized + a sysfs directory'
                  % (kgr_patch, sz.get('nr_cpu_ids', 0)),
                  '%d B (klp_patch, 2 klp_object, end klp_func) + sysfs '
                  'directories' % klp_patch, 'sizeof'))

@@ -169,7 +169,7 @@ expect_line "threads row: 100 threads, half and half; fork times; the longest wa
 expect_line "memory row: (400 kB + 24 kB - 16 KiB) / 1024; (900 kB + 4112 kB - 16 KiB) / 1024" \
 	'| 1024 | 408 B (slab 400, vmalloc 8) | 4996 B (slab 900, vmalloc 4096) |'
 expect_line "row: memory per patch (80+8 B; 296+2*168+152 B)" \
-	'| memory per patch | 88 B + 1 B per CPU (2) until finalized | 784 B (klp_patch, 2 klp_object, end klp_func) + sysfs directories | sizeof |'
+	'| memory per patch | 88 B (kgr_patch, end pointer) + 1 B per CPU (2) until finalized + a sysfs directory | 784 B (klp_patch, 2 klp_object, end klp_func) + sysfs directories | sizeof |'
 # the first table: up to the first blank line
 rows=$(awk '/^$/ { exit } /^\| / { n++ } END { print n + 0 }' <<<"$out")
 if [ "$rows" -eq 22 ]; then
@@ -190,7 +190,7 @@ fi
 # under load go to transition-load.dat (t in s, threads in the old
 # universe), kGraft first, livepatch second.
 expect_line "bench.md has the table" \
-	'| memory per patch | 88 B + 1 B per CPU (2) until finalized | 784 B (klp_patch, 2 klp_object, end klp_func) + sysfs directories | sizeof |' \
+	'| memory per patch | 88 B (kgr_patch, end pointer) + 1 B per CPU (2) until finalized + a sysfs directory | 784 B (klp_patch, 2 klp_object, end klp_func) + sysfs directories | sizeof |' \
 	"$dir/bench.md"
 expect_line "transition-load.dat: kGraft's sample (t_ms=19 old=14)" '0.019 14' "$dir/transition-load.dat"
 expect_line "transition-load.dat: livepatch's last sample (t_ms=1086 old=0)" '1.086 0' "$dir/transition-load.dat"
