@@ -435,6 +435,26 @@ static void kmsg_write(const char *msg)
 	close(fd);
 }
 
+/* MODULE's file, and the kernel log from its end: what a load needs */
+static void open_module_and_log(const char *module, int *mfd, int *kfd)
+{
+	*mfd = open(module, O_RDONLY | O_CLOEXEC);
+	if (*mfd < 0)
+		die(module);
+	*kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (*kfd < 0)
+		die("/dev/kmsg");
+	lseek(*kfd, 0, SEEK_END);
+}
+
+/* the kernel log's line for the end of livepatch's transition of NAME.ko */
+static void klp_done_needle(char *buf, size_t size, const char *name)
+{
+	/* the module name: the file name without .ko */
+	snprintf(buf, size, "'%.*s': patching complete",
+		 (int)(strcspn(name, ".")), name);
+}
+
 static int cmd_trans(int argc, char **argv)
 {
 	char needle[160], mark0[160], mark1[160];
@@ -474,22 +494,14 @@ static int cmd_trans(int argc, char **argv)
 	} else if (!strcmp(kind, "klp")) {
 		file = "patch_state";
 		old_c = '0';
-		/* the module name: the file name without .ko */
-		snprintf(needle, sizeof(needle), "'%.*s': patching complete",
-			 (int)(strcspn(name, ".")), name);
+		klp_done_needle(needle, sizeof(needle), name);
 		nneedles = 3;
 	} else {
 		fprintf(stderr, "kgr-bench: KIND is kgr or klp\n");
 		return 2;
 	}
 
-	mfd = open(module, O_RDONLY | O_CLOEXEC);
-	if (mfd < 0)
-		die(module);
-	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (kfd < 0)
-		die("/dev/kmsg");
-	lseek(kfd, 0, SEEK_END);
+	open_module_and_log(module, &mfd, &kfd);
 
 	for (i = 0; i < busy; i++)
 		spawn(busy_body);
@@ -760,20 +772,13 @@ static int cmd_threads(int argc, char **argv)
 		/* after kgr_finalize(): the transition is over */
 		snprintf(needle, sizeof(needle), "kgr: transition finalized ");
 	} else if (!strcmp(kind, "klp")) {
-		snprintf(needle, sizeof(needle), "'%.*s': patching complete",
-			 (int)(strcspn(name, ".")), name);
+		klp_done_needle(needle, sizeof(needle), name);
 	} else {
 		fprintf(stderr, "kgr-bench: KIND is kgr or klp\n");
 		return 2;
 	}
 
-	mfd = open(module, O_RDONLY | O_CLOEXEC);
-	if (mfd < 0)
-		die(module);
-	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (kfd < 0)
-		die("/dev/kmsg");
-	lseek(kfd, 0, SEEK_END);
+	open_module_and_log(module, &mfd, &kfd);
 
 	forker = mmap(NULL, sizeof(*forker), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
