@@ -271,6 +271,12 @@ CASES = {
          '\t\ttramp = kgr_push_batching && f->direct && !f->ipmodify ?\n',
          '\t\ttramp = 0 && f->direct && !f->ipmodify ?\n'),
     ]),
+    'fatfunc': ('25.3', '0806', ['test-kgr-bench.sh'], '', [
+        # every kgr_func carries the handler's ftrace_ops again
+        ('kernel/kgr_internal.h',
+         '\tstruct ftrace_ops *ops;\n',
+         '\tstruct ftrace_ops *ops;\n\tstruct ftrace_ops handler_ops;\n'),
+    ]),
     'reversenops': ('22', '0700', ['test-kgr-reverse.sh'], '', [
         # a cumulative patch turned round leaves its nops on their functions
         ('kernel/kgr.c',
@@ -320,6 +326,7 @@ EXPECT = {
     'jmpnew': r'only 0 of the 1024 functions jump to their new code',
     'noptramp': r"functions not on a transition trampoline of their nop|called directly while their nops' transition is held",
     'trampclass': r'the trampolines of \d+ functions take \d+ pages',
+    'fatfunc': r'kGraft keeps \d+ B per function called directly, livepatch \d+ B',
     'reverse': r'the revert of kgr_test_patch_reverse was refused',
     'reverseflip': r'the revert of kgr_test_patch_reverse did not finalize|the held trip|the held task',
     # a nop left on top of kgr_test_fn_reverse_all() sends the calls of

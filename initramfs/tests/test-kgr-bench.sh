@@ -487,6 +487,18 @@ grep '^KGR-BENCH daemons ' /tmp/bench-all.out | while read -r _ _ tag kind tasks
 done || exit 1
 grep -q '^KGR-BENCH sample load-1 kgr ' /tmp/bench-all.out || die "no samples"
 grep -q '^KGR-BENCH size kgr_patch_fun=[1-9]' /tmp/bench-all.out || die "no sizes"
+# what kGraft keeps for a function called directly is no more than what
+# livepatch keeps for one (the sizes of structures, not a measurement)
+size() {
+	grep '^KGR-BENCH size ' /tmp/bench-all.out | tr ' ' '\n' |
+		sed -n "s/^$1=\([0-9]*\)$/\1/p" | head -n 1
+}
+kgr_fn=$(($(size kgr_patch_fun) + $(size kgr_caches_ptr) + $(size kgr_patch_ptr) +
+	$(size kgr_loc_caches) + $(size kgr_func) + 2 * $(size ftrace_entry)))
+klp_fn=$(($(size klp_func) + $(size klp_ops_slab)))
+log "per function: kGraft $kgr_fn B (with ftrace's direct call), livepatch $klp_fn B (without ftrace's filter)"
+[ "$kgr_fn" -gt 0 ] && [ "$kgr_fn" -le "$klp_fn" ] ||
+	die "kGraft keeps $kgr_fn B per function called directly, livepatch $klp_fn B"
 grep -q '^KGR-BENCH trampoline [1-9]' /tmp/bench-all.out || die "no trampoline size"
 grep -q '^KGR-BENCH module kgr kgr_bench_kgr_1 [1-9]' /tmp/bench-all.out || die "no module size"
 for n in $SIZES; do
