@@ -41,7 +41,7 @@ def bench_lines(path):
 
 
 MODES = ('sleep', 'busy', 'mix')
-MODE_NAMES = {'sleep': 'asleep (futex)', 'busy': 'busy (getppid loop)',
+MODE_NAMES = {'sleep': 'asleep (futex)', 'busy': 'busy (getppid loop, nice 19)',
               'mix': 'half and half'}
 
 
@@ -460,7 +460,7 @@ def main():
                 hold(n, mode, 'klp')))
         notes.append('Threads: a patch of one function applied while N '
                      'threads of one process sleep in a futex wait, call '
-                     'getppid() in a loop, or half and half; from just '
+                     'getppid() in a loop at nice 19, or half and half; from just '
                      'before finit_module() to "kgr: transition finalized" / '
                      '"patching complete" (kernel log time stamps). Longest '
                      'fork: a task forks a child that exits at once, waits '
