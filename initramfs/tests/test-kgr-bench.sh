@@ -415,6 +415,14 @@ if [ "$MODE" != percall ]; then
 		scale "$n"
 	done
 	start_test "transitions with many threads"
+	# room for them: a kernel built small allows 4096 pids by default
+	for n in $THREADS; do
+		for f in pid_max threads-max; do
+			[ "$(cat /proc/sys/kernel/$f)" -gt $((n + 1000)) ] ||
+				echo $((n + 2000)) > /proc/sys/kernel/$f ||
+				die "cannot raise kernel.$f to $((n + 2000))"
+		done
+	done
 	for n in $THREADS; do
 		for m in $THREAD_MODES; do
 			threads kgr "$n" "$m"
