@@ -434,7 +434,7 @@ def main():
             return '%.1f ms (%.1f)' % (int(d['fork_max_us']) / 1e3,
                                        int(d['fork_base_max_us']) / 1e3)
         def hold(n, mode, kind):
-            funcs = {'kgr': ('kgr_mark_all', 'kgr_still_patching'),
+            funcs = {'kgr': ('kgr_mark_all', 'kgr_any_marked'),
                      'klp': ('klp_start_transition',
                              'klp_try_complete_transition')}[kind]
             d = wall['holds'].get(('%s-%d' % (mode, n), kind), {})
@@ -469,7 +469,7 @@ def main():
                      'the second before it. Longest walk: the longest call of '
                      'the functions that walk the task list under '
                      'tasklist_lock (kGraft: kgr_mark_all(), '
-                     'kgr_still_patching(); livepatch: klp_start_transition(), '
+                     'kgr_any_marked(); livepatch: klp_start_transition(), '
                      'klp_try_complete_transition()), entry to return, by '
                      'kretprobes; a fork waits for the lock with its '
                      'interrupts off meanwhile.')

@@ -277,6 +277,11 @@ CASES = {
          '\tstruct ftrace_ops *ops;\n',
          '\tstruct ftrace_ops *ops;\n\tstruct ftrace_ops handler_ops;\n'),
     ]),
+    'atexit': ('25.5', '0807', ['test-kgr-at-exit.sh'], '', [
+        # a task preempted on its way back to user mode is not marked so
+        ('kernel/entry/common.c',
+         '\t\t\tkgr_set_at_exit(true);\n', ''),
+    ]),
     'reversenops': ('22', '0700', ['test-kgr-reverse.sh'], '', [
         # a cumulative patch turned round leaves its nops on their functions
         ('kernel/kgr.c',
@@ -327,6 +332,7 @@ EXPECT = {
     'noptramp': r"functions not on a transition trampoline of their nop|called directly while their nops' transition is held",
     'trampclass': r'the trampolines of \d+ functions take \d+ pages',
     'fatfunc': r'kGraft keeps \d+ B per function called directly, livepatch \d+ B',
+    'atexit': r'no task was switched on its way back to user mode',
     'reverse': r'the revert of kgr_test_patch_reverse was refused',
     'reverseflip': r'the revert of kgr_test_patch_reverse did not finalize|the held trip|the held task',
     # a nop left on top of kgr_test_fn_reverse_all() sends the calls of

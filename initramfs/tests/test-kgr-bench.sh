@@ -534,7 +534,7 @@ for n in $THREADS; do
 			line=$(grep "^KGR-BENCH holds $m-$n $kind " /tmp/bench-all.out) ||
 				die "no tasklist_lock figures for $kind with $n threads ($m)"
 			case $kind in
-			kgr) w=kgr_still_patching ;;
+			kgr) w=kgr_any_marked ;;
 			klp) w=klp_try_complete_transition ;;
 			esac
 			echo "$line" | grep -q " $w=[1-9][0-9]*/[0-9]" ||

@@ -27,7 +27,7 @@
  *                            keep per task, per function and per patch
  *   /proc/kgr_bench/holds    write 1: time every call of the functions
  *                            that walk the task list under tasklist_lock
- *                            (kGraft's kgr_mark_all(), kgr_still_patching(),
+ *                            (kGraft's kgr_mark_all(), kgr_any_marked(),
  *                            livepatch's klp_start_transition(),
  *                            klp_try_complete_transition()), from now on;
  *                            0: stop. read: "NAME=CALLS/MAX_US ..." for
@@ -355,7 +355,7 @@ static int kgr_bench_hold_ret(struct kretprobe_instance *ri,
 
 static struct kgr_bench_hold kgr_bench_holds[] = {
 	KGR_BENCH_HOLD("kgr_mark_all"),
-	KGR_BENCH_HOLD("kgr_still_patching"),
+	KGR_BENCH_HOLD("kgr_any_marked"),
 	KGR_BENCH_HOLD("klp_start_transition"),
 	KGR_BENCH_HOLD("klp_try_complete_transition"),
 };
