@@ -433,10 +433,13 @@ def main():
                 return 'n/a'
             return '%.1f ms (%.1f)' % (int(d['fork_max_us']) / 1e3,
                                        int(d['fork_base_max_us']) / 1e3)
-        def hold(n, mode, kind):
-            funcs = {'kgr': ('kgr_mark_all', 'kgr_any_marked'),
-                     'klp': ('klp_start_transition',
-                             'klp_try_complete_transition')}[kind]
+        def hold(n, mode, kind, what='walks'):
+            funcs = {('kgr', 'walks'): ('kgr_mark_all', 'kgr_any_marked'),
+                     ('klp', 'walks'): ('klp_start_transition',
+                                        'klp_try_complete_transition'),
+                     ('kgr', 'pins'): ('kgr_snap_fn', 'kgr_at_exit_fn'),
+                     ('klp', 'pins'): ('klp_check_and_switch_task',)}[
+                         (kind, what)]
             d = wall['holds'].get(('%s-%d' % (mode, n), kind), {})
             us = [int(d[f].split('/')[1]) for f in funcs
                   if f in d and '/' in d[f] and d[f].split('/')[1] != '-1']
@@ -444,20 +447,26 @@ def main():
                      if f in d and '/' in d[f] and d[f].split('/')[0] != '-1']
             if not us:
                 return 'n/a'
+            if what == 'pins':
+                return '%d us (%d looks)' % (max(us), sum(calls))
             return '%.1f ms (%d walks)' % (max(us) / 1e3, sum(calls))
         table += ['', '| threads | they | kGraft transition | livepatch '
                   'transition | kGraft: longest fork (before) | livepatch: '
                   'longest fork (before) | kGraft: longest walk under '
-                  'tasklist_lock | livepatch: the same |',
-                  '|---|---|---|---|---|---|---|---|']
+                  'tasklist_lock | livepatch: the same | kGraft: longest '
+                  'look at a pinned task (interrupts off) | livepatch: the '
+                  'same |',
+                  '|---|---|---|---|---|---|---|---|---|---|']
         for n, mode in sorted({(n, m) for n, m, _ in th},
                               key=lambda k: (k[0], MODES.index(k[1])
                                              if k[1] in MODES else 9)):
-            table.append('| %d | %s | %s | %s | %s | %s | %s | %s |' % (
-                n, MODE_NAMES.get(mode, mode), tms(n, mode, 'kgr'),
-                tms(n, mode, 'klp'), fork(n, mode, 'kgr'),
-                fork(n, mode, 'klp'), hold(n, mode, 'kgr'),
-                hold(n, mode, 'klp')))
+            table.append('| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |'
+                         % (n, MODE_NAMES.get(mode, mode), tms(n, mode, 'kgr'),
+                            tms(n, mode, 'klp'), fork(n, mode, 'kgr'),
+                            fork(n, mode, 'klp'), hold(n, mode, 'kgr'),
+                            hold(n, mode, 'klp'),
+                            hold(n, mode, 'kgr', 'pins'),
+                            hold(n, mode, 'klp', 'pins')))
         notes.append('Threads: a patch of one function applied while N '
                      'threads of one process sleep in a futex wait, call '
                      'getppid() in a loop at nice 19, or half and half; from just '
@@ -472,7 +481,12 @@ def main():
                      'kgr_any_marked(); livepatch: klp_start_transition(), '
                      'klp_try_complete_transition()), entry to return, by '
                      'kretprobes; a fork waits for the lock with its '
-                     'interrupts off meanwhile.')
+                     'interrupts off meanwhile. Longest look at a pinned '
+                     'task: the longest call of the functions that '
+                     'task_call_func() runs with the task\'s locks held '
+                     'and interrupts off (kGraft: kgr_snap_fn(), '
+                     'kgr_at_exit_fn(); livepatch: '
+                     'klp_check_and_switch_task()).')
 
     os.makedirs(args.out, exist_ok=True)
     text = ('\n'.join(table) + '\n\n' +

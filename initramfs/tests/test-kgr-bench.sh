@@ -530,15 +530,18 @@ for n in $THREADS; do
 			[ "$(v done_us)" -gt 0 ] || die "$kind, $n threads ($m): the transition did not end"
 			[ "$(v forks)" -gt 0 ] || die "$kind, $n threads ($m): no fork during the transition"
 			assert_eq 0 "$(v returned)" "$kind, $n threads ($m): futex waits that returned"
-			# the functions that walk the task list were timed
+			# the functions that walk the task list, and one that looks at
+			# a pinned task, were timed
 			line=$(grep "^KGR-BENCH holds $m-$n $kind " /tmp/bench-all.out) ||
 				die "no tasklist_lock figures for $kind with $n threads ($m)"
 			case $kind in
-			kgr) w=kgr_any_marked ;;
-			klp) w=klp_try_complete_transition ;;
+			kgr) w="kgr_any_marked kgr_snap_fn" ;;
+			klp) w="klp_try_complete_transition klp_check_and_switch_task" ;;
 			esac
-			echo "$line" | grep -q " $w=[1-9][0-9]*/[0-9]" ||
-				die "$kind, $n threads ($m): $w was not timed: $line"
+			for f in $w; do
+				echo "$line" | grep -q " $f=[1-9][0-9]*/[0-9]" ||
+					die "$kind, $n threads ($m): $f was not timed: $line"
+			done
 		done
 	done
 done

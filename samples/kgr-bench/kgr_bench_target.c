@@ -29,7 +29,12 @@
  *                            that walk the task list under tasklist_lock
  *                            (kGraft's kgr_mark_all(), kgr_any_marked(),
  *                            livepatch's klp_start_transition(),
- *                            klp_try_complete_transition()), from now on;
+ *                            klp_try_complete_transition()) and of those
+ *                            that look at a task pinned by
+ *                            task_call_func(), its CPU's interrupts off
+ *                            (kGraft's kgr_snap_fn(), kgr_at_exit_fn(),
+ *                            livepatch's klp_check_and_switch_task()),
+ *                            from now on;
  *                            0: stop. read: "NAME=CALLS/MAX_US ..." for
  *                            each, MAX_US the longest call (-1/-1: no probe,
  *                            the function is inlined or absent)
@@ -312,7 +317,9 @@ static int sizes_open(struct inode *inode, struct file *file)
  * The walks of the task list under tasklist_lock, each timed from entry
  * to return by a kretprobe: the longest call is about how long its
  * caller held the lock (a fork's write_lock_irq() waits that long with
- * its interrupts off).
+ * its interrupts off). And the looks at one task pinned by
+ * task_call_func(), which runs them with the task's pi_lock (and run
+ * queue lock) held, interrupts off.
  */
 struct kgr_bench_hold {
 	struct kretprobe krp;
@@ -358,6 +365,9 @@ static struct kgr_bench_hold kgr_bench_holds[] = {
 	KGR_BENCH_HOLD("kgr_any_marked"),
 	KGR_BENCH_HOLD("klp_start_transition"),
 	KGR_BENCH_HOLD("klp_try_complete_transition"),
+	KGR_BENCH_HOLD("kgr_snap_fn"),
+	KGR_BENCH_HOLD("kgr_at_exit_fn"),
+	KGR_BENCH_HOLD("klp_check_and_switch_task"),
 };
 static DEFINE_MUTEX(kgr_bench_holds_lock);
 
