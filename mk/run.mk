@@ -5,7 +5,7 @@
 # check-debug, check-preempt on other kernels, the red runs of the fixes,
 # and an interactive shell.
 
-.PHONY: boot demo run check-host check check-debug check-preempt red-runs shell
+.PHONY: boot demo run check-host check check-many check-debug check-preempt red-runs shell
 
 define boot-guest
 	@test -f $(BZIMAGE) -a -f $(INITRAMFS) || \
@@ -49,6 +49,18 @@ check-debug:
 		CONFIG_FRAGMENTS=$(CURDIR)/configs/debug.config \
 		QEMU_MEM=1G QEMU_TIMEOUT=3600
 
+# The consistency scenarios once more, each with a patch of 1025
+# functions: kgr.many=1 has load_mod take the .many variant of a
+# scenario's patch (samples/kgr-test/build.sh), which carries the 1024
+# functions of kgr_test_many before the scenario's own. Normal kernel,
+# one boot of its own.
+MANY_TESTS	= test-kgr-blocked.sh,test-kgr-one-trip.sh,test-kgr-threads.sh,$\
+		  test-kgr-kthread.sh,test-kgr-irq.sh,test-kgr-stress.sh,$\
+		  test-kgr-bh.sh,test-kgr-exit.sh,test-kgr-fork.sh
+check-many:
+	$(MAKE) check LOG_NAME=many \
+		KAPPEND='kgr.many=1 kgr.tests=$(MANY_TESTS) $(KAPPEND)'
+
 # The whole suite on a fully preemptible kernel (CONFIG_PREEMPT), in its
 # own build folder: the consistency tests depend on preemption. The RFC
 # tools' module is built for the normal kernel only.
@@ -63,7 +75,9 @@ check-preempt:
 # RED_CASES picks some (bh fork stale safepoint idle hotplug pin symbols stub exit
 # unseen rmtp uring symref symrules perfn keep kick kicksleep dops objpos
 # prockmsg nopfree revdirect dshare seltimeout accept keep cbstate reverse
-# reverseflip reversenops tramppack).
+# reverseflip reversenops tramppack nocap trampclass jmpshared jmpnew
+# noptramp fatfunc atexit; bhmany and forkmany: bh and fork with a patch
+# of 1025 functions, kgr.many=1).
 # RED_KERNEL=debian: the Debian-config kernel's tree, and each test booted
 # alone in the Debian guest (systemd, networking, rsyslog).
 RED_KERNEL	?= preempt

@@ -422,9 +422,9 @@ def main():
 
     th = wall['threads']
     if th:
-        def tms(n, mode, kind):
+        def tms(n, mode, kind, what='done_us'):
             d = th.get((n, mode, kind), {})
-            us = int(d.get('done_us', -1))
+            us = int(d.get(what, -1))
             return '%.2f s' % (us / 1e6) if us >= 0 else 'n/a'
 
         def fork(n, mode, kind):
@@ -451,18 +451,23 @@ def main():
                 return '%d us (%d looks)' % (max(us), sum(calls))
             return '%.1f ms (%d walks)' % (max(us) / 1e3, sum(calls))
         table += ['', '| threads | they | kGraft transition | livepatch '
-                  'transition | kGraft: longest fork (before) | livepatch: '
+                  'transition | kGraft revert | livepatch revert | '
+                  'kGraft: longest fork (before) | livepatch: '
                   'longest fork (before) | kGraft: longest walk under '
                   'tasklist_lock | livepatch: the same | kGraft: longest '
                   'look at a pinned task (interrupts off) | livepatch: the '
                   'same |',
-                  '|---|---|---|---|---|---|---|---|---|---|']
+                  '|---|---|---|---|---|---|---|---|---|---|---|---|']
         for n, mode in sorted({(n, m) for n, m, _ in th},
                               key=lambda k: (k[0], MODES.index(k[1])
                                              if k[1] in MODES else 9)):
-            table.append('| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |'
+            table.append('| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s '
+                         '| %s | %s |'
                          % (n, MODE_NAMES.get(mode, mode), tms(n, mode, 'kgr'),
-                            tms(n, mode, 'klp'), fork(n, mode, 'kgr'),
+                            tms(n, mode, 'klp'),
+                            tms(n, mode, 'kgr', 'revert_us'),
+                            tms(n, mode, 'klp', 'revert_us'),
+                            fork(n, mode, 'kgr'),
                             fork(n, mode, 'klp'), hold(n, mode, 'kgr'),
                             hold(n, mode, 'klp'),
                             hold(n, mode, 'kgr', 'pins'),
@@ -471,18 +476,23 @@ def main():
                      'threads of one process sleep in a futex wait, call '
                      'getppid() in a loop at nice 19, or half and half; from just '
                      'before finit_module() to "kgr: transition finalized" / '
-                     '"patching complete" (kernel log time stamps). Longest '
+                     '"patching complete" (kernel log time stamps). Then '
+                     'reverted, the threads still there: from just before '
+                     'the write to the revert file (kGraft) or of 0 to '
+                     'enabled (livepatch) to "kgr: transition finalized" / '
+                     '"unpatching complete". Longest '
                      'fork: a task forks a child that exits at once, waits '
                      'for it and sleeps 1 ms, in a loop; the longest round '
-                     'trip during the transition, and in parentheses during '
-                     'the second before it. Longest walk: the longest call of '
+                     'trip during the transition that applies, and in '
+                     'parentheses during the second before it. Longest walk '
+                     '(apply and revert): the longest call of '
                      'the functions that walk the task list under '
                      'tasklist_lock (kGraft: kgr_mark_all(), '
                      'kgr_any_marked(); livepatch: klp_start_transition(), '
                      'klp_try_complete_transition()), entry to return, by '
                      'kretprobes; a fork waits for the lock with its '
                      'interrupts off meanwhile. Longest look at a pinned '
-                     'task: the longest call of the functions that '
+                     'task (apply and revert): the longest call of the functions that '
                      'task_call_func() runs with the task\'s locks held '
                      'and interrupts off (kGraft: kgr_snap_fn(), '
                      'kgr_at_exit_fn(); livepatch: '

@@ -341,6 +341,15 @@ EXPECT = {
     'reversenops': r'kgr_test_fn_reverse_all\(\) after the revert|the revert of kgr_test_patch_reverse_all was refused',
 }
 
+# The same fixes taken back with the scenario's function the 1025th of
+# its patch (kgr.many=1: the patch carries kgr_test_many's 1024
+# functions before it): the tests still catch them in a large patch.
+for _cid in ('bh', 'fork'):
+    _item, _patch, _tests, _kappend, _edits = CASES[_cid]
+    CASES[_cid + 'many'] = ('25', _patch, _tests,
+                            ('%s kgr.many=1' % _kappend).strip(), _edits)
+    EXPECT[_cid + 'many'] = EXPECT[_cid]
+
 
 def edit(ksrc, edits):
     """Apply the edits; return the original texts to restore."""

@@ -58,14 +58,22 @@
  *	mix: half of each. Meanwhile a task forks a child that exits at once, again and
  *	again, and times each fork() and wait. Then load MODULE with its
  *	parameters PARAMS (KIND as for trans) and wait for the end of the
- *	transition, or TIMEOUT_S. Prints
+ *	transition, or TIMEOUT_S; then revert the patch, with the threads
+ *	still there (kgr: write 1 to /sys/kernel/kgraft/NAME/revert; klp:
+ *	0 to /sys/kernel/livepatch/NAME/enabled), and wait for the end of
+ *	that transition too. The module stays loaded. Prints
  *	  KGR-BENCH threads TAG KIND n=N mode=MODE spawn_ms=S init_us=I
- *	  done_us=D forks=F fork_max_us=M fork_base_max_us=B returned=R
+ *	  done_us=D forks=F fork_max_us=M fork_base_max_us=B
+ *	  revert_us=V rforks=RF rfork_max_us=RM returned=R
  *	S is how long the threads took to start, I and D as for trans (D
  *	-1 on timeout), F the forks from the load to the end, M the
  *	longest of them, B the longest of the forks in the second before
- *	the load (the same machine without a transition), R the FUTEX_WAITs
- *	that returned (none should: a nudge restarts the call).
+ *	the load (the same machine without a transition), V the time from
+ *	just before the write that starts the revert to the end of its
+ *	transition (-1 on timeout, or when the apply did not end), RF and
+ *	RM the forks during the revert and the longest of them, R the
+ *	FUTEX_WAITs that returned during apply and revert (none should: a
+ *	nudge restarts the call).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -747,14 +755,88 @@ static void holder_body(int n, const char *mode, int report_fd)
 	}
 }
 
+/* read the kernel log until every needle is found, or the time is T_END */
+static void kmsg_wait(int fd, const char *const *needle, long long *ts,
+		      char (*text)[KMSG_TEXT], int n, long long t_end)
+{
+	int i;
+
+	for (;;) {
+		kmsg_scan(fd, needle, ts, text, n);
+		for (i = 0; i < n && ts[i] >= 0; i++)
+			;
+		if (i == n || now_us() > t_end)
+			return;
+		sleep_ms(20);
+	}
+}
+
+/*
+ * The forker's rounds since the window began, and the longest in *max_us,
+ * and a new window begins; a window in which no fork returned reads 0
+ * rounds and -1.
+ */
+static int forker_take(long long *max_us)
+{
+	int rounds = forker->reset ? 0 : forker->rounds;
+
+	*max_us = forker->reset ? -1 : forker->max_us;
+	forker->reset = 1;
+	return rounds;
+}
+
+/*
+ * Revert the patch of NAME (a module file name) that a "threads" run
+ * applied; ts[0] gets the kernel log's time stamp of the mark written
+ * just before the write that starts the revert, ts[1] that of the end of
+ * its transition (both -1 if not seen within TIMEOUT_S).
+ */
+static void threads_revert(const char *kind, const char *tag,
+			   const char *name, int kfd, int timeout_s,
+			   long long *ts)
+{
+	char file[160], mark[160], needle[160];
+	const char *needles[2] = { mark, needle };
+	char text[2][KMSG_TEXT];
+	const char *val;
+	long long t_end;
+	int len = strcspn(name, "."), fd;
+
+	if (!strcmp(kind, "kgr")) {
+		snprintf(file, sizeof(file), "/sys/kernel/kgraft/%.*s/revert",
+			 len, name);
+		val = "1";
+		snprintf(needle, sizeof(needle), "kgr: transition finalized ");
+	} else {
+		snprintf(file, sizeof(file), "/sys/kernel/livepatch/%.*s/enabled",
+			 len, name);
+		val = "0";
+		snprintf(needle, sizeof(needle), "'%.*s': unpatching complete",
+			 len, name);
+	}
+	snprintf(mark, sizeof(mark), "kgr-bench: %s %s: reverting %.*s", tag,
+		 kind, len, name);
+	fd = open(file, O_WRONLY);
+	if (fd < 0)
+		die(file);
+	kmsg_write(mark);
+	if (write(fd, val, 1) != 1)
+		die(file);
+	close(fd);
+	t_end = now_us() + timeout_s * 1000000LL;
+	kmsg_wait(kfd, needles, ts, text, 2, t_end);
+}
+
 static int cmd_threads(int argc, char **argv)
 {
 	char needle[160], mark0[160], mark1[160], buf[32];
 	const char *kind, *tag, *module, *mode, *name, *params;
 	const char *needles[3] = { mark0, mark1, needle };
 	long long ts[3] = { -1, -1, -1 }, t0, spawn_ms, base_max, t_end;
+	long long rts[2] = { -1, -1 }, fork_max, rfork_max;
 	char text[3][KMSG_TEXT];
 	int n, timeout_s, mfd, kfd, ask[2], rep[2], returned = -1;
+	int forks, rforks;
 	pid_t holder;
 	ssize_t len;
 
@@ -832,13 +914,12 @@ static int cmd_threads(int argc, char **argv)
 	close(mfd);
 
 	t_end = now_us() + timeout_s * 1000000LL;
-	for (;;) {
-		kmsg_scan(kfd, needles, ts, text, 3);
-		if (ts[2] >= 0 || now_us() > t_end)
-			break;
-		sleep_ms(20);
-	}
-	/* the forks of the transition's window, then the sleepers' count */
+	kmsg_wait(kfd, needles, ts, text, 3, t_end);
+	forks = forker_take(&fork_max);
+	if (ts[2] >= 0)
+		threads_revert(kind, tag, name, kfd, timeout_s, rts);
+	rforks = forker_take(&rfork_max);
+	/* the sleepers' count */
 	if (write(ask[1], "?", 1) == 1) {
 		len = read(rep[0], buf, sizeof(buf) - 1);
 		if (len > 0) {
@@ -846,11 +927,13 @@ static int cmd_threads(int argc, char **argv)
 			returned = atoi(buf);
 		}
 	}
-	printf("KGR-BENCH threads %s %s n=%d mode=%s spawn_ms=%lld init_us=%lld done_us=%lld forks=%d fork_max_us=%lld fork_base_max_us=%lld returned=%d\n",
+	printf("KGR-BENCH threads %s %s n=%d mode=%s spawn_ms=%lld init_us=%lld done_us=%lld forks=%d fork_max_us=%lld fork_base_max_us=%lld revert_us=%lld rforks=%d rfork_max_us=%lld returned=%d\n",
 	       tag, kind, n, mode, spawn_ms,
 	       ts[0] >= 0 && ts[1] >= 0 ? ts[1] - ts[0] : -1,
 	       ts[0] >= 0 && ts[2] >= 0 ? ts[2] - ts[0] : -1,
-	       forker->rounds, forker->max_us, base_max, returned);
+	       forks, fork_max, base_max,
+	       rts[0] >= 0 && rts[1] >= 0 ? rts[1] - rts[0] : -1,
+	       rforks, rfork_max, returned);
 	close(ask[1]);
 	reap();
 	return 0;

@@ -82,14 +82,51 @@ wait_for() {
 	return 0
 }
 
-# load_mod NAME [PARAM=VALUE...]: insmod /lib/modules-test/NAME.ko.
+# kgr_param NAME DEFAULT: the value of kernel command line parameter
+# kgr.NAME, or DEFAULT
+kgr_param() {
+	local w
+
+	for w in $(cat /proc/cmdline); do
+		case $w in
+		"kgr.$1="*) echo "${w#*=}"; return ;;
+		esac
+	done
+	echo "$2"
+}
+
+# mod_file NAME: the file that load_mod loads for module NAME. With
+# kgr.many=1 on the kernel command line, a scenario's patch that has a
+# variant with the 1024 functions of kgr_test_many before its own
+# (kgr_test_patch_NAME.many.ko, same module name) is that variant, so
+# that the consistency tests run with a patch of 1025 functions.
+mod_file() {
+	if [ "$(kgr_param many 0)" = 1 ] && [ -f "$MODDIR/$1.many.ko" ]; then
+		echo "$MODDIR/$1.many.ko"
+	else
+		echo "$MODDIR/$1.ko"
+	fi
+}
+
+# load_many_for FILE: if FILE is a .many variant, make sure that
+# kgr_test_many, whose functions it patches, is loaded.
+load_many_for() {
+	case $1 in
+	*.many.ko) [ -d /sys/module/kgr_test_many ] || load_mod kgr_test_many ;;
+	esac
+}
+
+# load_mod NAME [PARAM=VALUE...]: insmod /lib/modules-test/NAME.ko (see
+# mod_file), after load_many_for.
 load_mod() {
-	local mod="$1"
+	local mod="$1" file
 
 	shift
-	[ -f "$MODDIR/$mod.ko" ] || die "load_mod: no $MODDIR/$mod.ko in the initramfs"
-	log "% insmod $mod.ko $*"
-	insmod "$MODDIR/$mod.ko" "$@" || die "load_mod: insmod $mod.ko failed"
+	file=$(mod_file "$mod")
+	[ -f "$file" ] || die "load_mod: no $file in the initramfs"
+	load_many_for "$file"
+	log "% insmod ${file##*/} $*"
+	insmod "$file" "$@" || die "load_mod: insmod ${file##*/} failed"
 }
 
 # unload_mod NAME: rmmod NAME.

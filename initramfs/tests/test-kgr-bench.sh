@@ -41,30 +41,18 @@
 
 . ./functions.sh
 
-# bparam NAME DEFAULT: the value of kernel command line parameter kgr.NAME
-bparam() {
-	local w
-
-	for w in $(cat /proc/cmdline); do
-		case $w in
-		"kgr.$1="*) echo "${w#*=}"; return ;;
-		esac
-	done
-	echo "$2"
-}
-
-MODE=$(bparam bench smoke)
-LOOPS=$(bparam bench.loops 2000)
-REPS=$(bparam bench.reps 1)
-BUSY=$(bparam bench.busy 2)
-SLEEPERS=$(bparam bench.sleepers 2)
-SLEEP_MS=$(bparam bench.sleep_ms 2000)
-DAEMONS=$(bparam bench.daemons 1)
-SAMPLE_MS=$(bparam bench.sample_ms 50)
-SIZES=$(bparam bench.sizes 64 | tr , ' ')
-NMANY=$(bparam bench.many 8)
-THREADS=$(bparam bench.threads 100 | tr , ' ')
-THREAD_MODES=$(bparam bench.thread_modes mix | tr , ' ')
+MODE=$(kgr_param bench smoke)
+LOOPS=$(kgr_param bench.loops 2000)
+REPS=$(kgr_param bench.reps 1)
+BUSY=$(kgr_param bench.busy 2)
+SLEEPERS=$(kgr_param bench.sleepers 2)
+SLEEP_MS=$(kgr_param bench.sleep_ms 2000)
+DAEMONS=$(kgr_param bench.daemons 1)
+SAMPLE_MS=$(kgr_param bench.sample_ms 50)
+SIZES=$(kgr_param bench.sizes 64 | tr , ' ')
+NMANY=$(kgr_param bench.many 8)
+THREADS=$(kgr_param bench.threads 100 | tr , ' ')
+THREAD_MODES=$(kgr_param bench.thread_modes mix | tr , ' ')
 KLP_BASE=14	# first livepatch function: KGR_BENCH_NFN / 2 + 1
 TRANS_TIMEOUT=120
 
@@ -295,12 +283,13 @@ scale_pass() {
 }
 
 # threads KIND N MODE: a patch of kgr_test_many's first function, applied
-# by kgr-bench (the transition's time, the fork latency meanwhile) while
-# N threads are in MODE, then reverted
+# and reverted by kgr-bench (the transitions' times, the fork latency
+# meanwhile) while N threads are in MODE
 threads() {
-	local kind=$1 n=$2 mode=$3 mod=kgr_test_many_patch
+	local kind=$1 n=$2 mode=$3 mod=kgr_test_many_patch reverts
 
 	[ "$kind" = klp ] && mod=kgr_test_many_klp
+	reverts=$(kgr_reverted $mod)
 	log "% kgr-bench threads $kind $mode-$n $mod.ko $n $mode"
 	# the walks of the task list under tasklist_lock, timed meanwhile
 	echo 1 > $B/holds
@@ -313,15 +302,9 @@ threads() {
 	out "holds $mode-$n $kind $(cat $B/holds)"
 	echo 0 > $B/holds
 	if [ "$kind" = kgr ]; then
-		wait_for "[ \$(cat $KGR_SYS/in_progress) = 0 ]" "$THREADS_TIMEOUT" ||
-			die "kGraft: $mod still in its transition"
-		kgr_revert $mod
-		kgr_wait_reverted $mod "$THREADS_TIMEOUT"
+		wait_for "[ \$(kgr_reverted $mod) -gt $reverts ]" "$THREADS_TIMEOUT" ||
+			die "kGraft: $mod not reverted after $THREADS_TIMEOUT s"
 	else
-		wait_for "[ \$(cat $KLPSYS/transition) = 0 ]" "$THREADS_TIMEOUT" ||
-			die "livepatch: $mod still in its transition"
-		log "% echo 0 > $KLPSYS/enabled"
-		echo 0 > $KLPSYS/enabled || die "livepatch: the revert was refused"
 		wait_for "[ ! -e $KLPSYS ]" "$THREADS_TIMEOUT" ||
 			die "livepatch: $mod not reverted after $THREADS_TIMEOUT s"
 	fi
@@ -519,8 +502,9 @@ for n in $SIZES; do
 			die "no memory figures for $kind's patch of $n functions"
 	done
 done
-# each threads run: its threads started, the transition ended, the forker
-# forked during it, and no sleeper's futex wait returned
+# each threads run: its threads started, the transition and the revert's
+# ended, the forker forked during the first, and no sleeper's futex wait
+# returned
 for n in $THREADS; do
 	for m in $THREAD_MODES; do
 		for kind in kgr klp; do
@@ -529,6 +513,7 @@ for n in $THREADS; do
 			v() { echo "$line" | sed -n "s/.* $1=\([-0-9]*\).*/\1/p"; }
 			[ "$(v done_us)" -gt 0 ] || die "$kind, $n threads ($m): the transition did not end"
 			[ "$(v forks)" -gt 0 ] || die "$kind, $n threads ($m): no fork during the transition"
+			[ "$(v revert_us)" -gt 0 ] || die "$kind, $n threads ($m): the revert did not end"
 			assert_eq 0 "$(v returned)" "$kind, $n threads ($m): futex waits that returned"
 			# the functions that walk the task list, and one that looks at
 			# a pinned task, were timed

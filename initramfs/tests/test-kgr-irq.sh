@@ -33,6 +33,8 @@ show_stack() {
 start_test "interrupt handlers switch per CPU, after that CPU's kworker ran"
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs, have $(nproc)"
 load_target irq
+ko=$(mod_file kgr_test_patch_irq)
+load_many_for "$ko"
 
 # the timers call kgr_test_fn_irq() (test-kgr-hotplug.sh chose another)
 echo irq > $KGR_TEST/irq_select
@@ -59,8 +61,8 @@ trap 'echo 0 > $KGR_TEST/hogging; echo $stall > $STALL
       [ -z "$thresh" ] || echo $thresh > $THRESH' EXIT
 wait_for '[ "$(cat $KGR_TEST/hogging)" = 1 ]' 5 || die "CPU 1 is not hogged"
 
-log "% insmod kgr_test_patch_irq.ko (in the background, on CPU 0)"
-taskset -c 0 insmod $MODDIR/kgr_test_patch_irq.ko &
+log "% insmod ${ko##*/} (in the background, on CPU 0)"
+taskset -c 0 insmod "$ko" &
 insmod=$!
 wait_for 'cat $KGR_TEST/irq | grep -q "^cpu=0 ctx=softirq .* last=2 " &&
 	  cat $KGR_TEST/irq | grep -q "^cpu=0 ctx=hardirq .* last=2 "' 40 ||

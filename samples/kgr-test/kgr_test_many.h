@@ -28,4 +28,17 @@
 #define KGR_TEST_MANY(X)						\
 	KGR_TEST_MANY512(X, 0) KGR_TEST_MANY512(X, 1)
 
+/* a patch's new version of function n, which returns 2 */
+#define KGR_TEST_MANY_NEW(n)						\
+	static noinline int kgr_test_many_new_ ## n(void)		\
+	{								\
+		asm volatile("" : : "i" (0 ## n));			\
+		return 2;						\
+	}
+
+/* the kgr_patch entry that replaces function n with it */
+#define KGR_TEST_MANY_ENTRY(n)						\
+	KGR_PATCH_OBJ(kgr_test_many_fn_ ## n, kgr_test_many_new_ ## n,	\
+		      "kgr_test_many"),
+
 #endif /* KGR_TEST_MANY_H */

@@ -8,17 +8,7 @@
 
 #include "kgr_test_many.h"
 
-#define KGR_TEST_MANY_NEW(n)						\
-	static noinline int kgr_test_many_new_ ## n(void)		\
-	{								\
-		asm volatile("" : : "i" (0 ## n));			\
-		return 2;						\
-	}
 KGR_TEST_MANY(KGR_TEST_MANY_NEW)
-
-#define KGR_TEST_MANY_ENTRY(n)						\
-	KGR_PATCH_OBJ(kgr_test_many_fn_ ## n, kgr_test_many_new_ ## n,	\
-		      "kgr_test_many"),
 
 static struct kgr_patch patch = {
 	.patches = {

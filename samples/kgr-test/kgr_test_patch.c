@@ -10,6 +10,14 @@
  * is reverted; while the patch is applied kGraft holds the module and
  * rmmod fails.
  *
+ * With KGR_TEST_WITH_MANY defined (build.sh's variants, installed as
+ * kgr_test_patch_NAME.many.ko, which functions.sh's load_mod takes under
+ * kgr.many=1), the patch also replaces the 1024 functions of
+ * kgr_test_many, each with one that returns 2, and the scenario's
+ * function comes last, the 1025th: a test's checks then hold for a
+ * function of a large patch, beyond any bound a table of the first
+ * functions could have.
+ *
  * fail_nth=K (with CONFIG_FAULT_INJECTION): make the K-th fault-injection
  * point (failslab) that kgr_start_patching() reaches fail, the way
  * /proc/<pid>/fail-nth does for a whole system call; the module loader's
@@ -50,10 +58,20 @@ KGR_TEST_PATCHED(patch, KGR_TEST_OLD_FN, KGR_TEST_NEW_FN);
 #define KGR_TEST_PER_FUNCTION	false
 #endif
 
+#ifdef KGR_TEST_WITH_MANY
+#include "kgr_test_many.h"
+
+KGR_TEST_MANY(KGR_TEST_MANY_NEW)
+#define KGR_TEST_MANY_ENTRIES	KGR_TEST_MANY(KGR_TEST_MANY_ENTRY)
+#else
+#define KGR_TEST_MANY_ENTRIES
+#endif
+
 static struct kgr_patch patch = {
 	.replace_all = KGR_TEST_REPLACE_ALL,
 	.per_function = KGR_TEST_PER_FUNCTION,
 	.patches = {
+		KGR_TEST_MANY_ENTRIES
 		KGR_TEST_PATCH(KGR_TEST_OLD_FN),
 		KGR_PATCH_END
 	}

@@ -164,8 +164,8 @@ expect_line "row: ftrace trampoline (203 B)" \
 	"| ftrace trampoline of a function's ftrace_ops (kGraft: its handler, kgr.direct=0) | 203 B of code in a 4 KiB page of its own | the same, for every patched function | trampoline_size |"
 expect_line "scale row: 1024 functions applied and reverted" \
 	'| 1024 | 913 ms (136 ms) | 4250 ms | 325 ms (173 ms) | 108240 ms |'
-expect_line "threads row: 100 threads, half and half; fork times; the longest walks (kgr 2400 us of 1+3, klp 1800 us of 1+2); the longest looks (kgr 61 us of 120+40, klp 48 us of 150)" \
-	'| 100 | half and half | 0.21 s | 1.35 s | 4.1 ms (2.5) | 3.9 ms (2.6) | 2.4 ms (4 walks) | 1.8 ms (3 walks) | 61 us (160 looks) | 48 us (150 looks) |'
+expect_line "threads row: 100 threads, half and half; reverts 180000 and 1420000 us; fork times; the longest walks (kgr 2400 us of 1+3, klp 1800 us of 1+2); the longest looks (kgr 61 us of 120+40, klp 48 us of 150)" \
+	'| 100 | half and half | 0.21 s | 1.35 s | 0.18 s | 1.42 s | 4.1 ms (2.5) | 3.9 ms (2.6) | 2.4 ms (4 walks) | 1.8 ms (3 walks) | 61 us (160 looks) | 48 us (150 looks) |'
 expect_line "memory row: (400 kB + 24 kB - 16 KiB) / 1024; (900 kB + 4112 kB - 16 KiB) / 1024" \
 	'| 1024 | 408 B (slab 400, vmalloc 8) | 4996 B (slab 900, vmalloc 4096) |'
 expect_line "row: memory per patch (80+8 B; 296+2*168+152 B)" \
