@@ -104,6 +104,7 @@ help:
 	@echo '  check      check-host, then like demo, judging the console log (exit status = verdict)'
 	@echo '  check-debug  check on a lockdep/KASAN/kmemleak/DEBUG_LIST kernel ($$(BUILD)/debug)'
 	@echo '  check-preempt  check on a fully preemptible kernel (CONFIG_PREEMPT, $$(BUILD)/preempt)'
+	@echo '  check-many     the consistency scenarios with patches of 1025 functions (kgr.many=1)'
 	@echo '  red-runs       take each fix of ours back in turn, boot its test'
 	@echo '                 (must fail); RED_KERNEL=preempt|normal, RED_CASES=...'
 	@echo '  shell      like demo, but the guest gives an interactive shell (Ctrl-A x quits)'
