@@ -33,7 +33,7 @@ BENCH_MANY	?= 1024
 # transitions, apply and revert, while that many threads sleep, run or
 # both (a whole make bench with these sizes took 10 minutes, 2026-12-07)
 BENCH_THREADS	?= 100,1000,10000
-BENCH_THREAD_MODES ?= sleep,busy,mix
+BENCH_THREAD_MODES ?= sleep,sleepfn,busy,mix
 # the wall-time boot's memory: 10000 threads need more than the default
 BENCH_WALL_MEM	?= 2G
 BENCH_TIMEOUT	?= 3600

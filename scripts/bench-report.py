@@ -40,8 +40,10 @@ def bench_lines(path):
     return lines
 
 
-MODES = ('sleep', 'busy', 'mix')
-MODE_NAMES = {'sleep': 'asleep (futex)', 'busy': 'busy (getppid loop, nice 19)',
+MODES = ('sleep', 'sleepfn', 'busy', 'mix')
+MODE_NAMES = {'sleep': 'asleep (futex)',
+              'sleepfn': 'asleep (futex), function-level consistency',
+              'busy': 'busy (getppid loop, nice 19)',
               'mix': 'half and half'}
 
 
@@ -437,7 +439,8 @@ def main():
             funcs = {('kgr', 'walks'): ('kgr_mark_all', 'kgr_any_marked'),
                      ('klp', 'walks'): ('klp_start_transition',
                                         'klp_try_complete_transition'),
-                     ('kgr', 'pins'): ('kgr_snap_fn', 'kgr_at_exit_fn'),
+                     ('kgr', 'pins'): ('kgr_snap_fn', 'kgr_at_exit_fn',
+                                       'kgr_switch_fn'),
                      ('klp', 'pins'): ('klp_check_and_switch_task',)}[
                          (kind, what)]
             d = wall['holds'].get(('%s-%d' % (mode, n), kind), {})
@@ -474,7 +477,10 @@ def main():
                             hold(n, mode, 'klp', 'pins')))
         notes.append('Threads: a patch of one function applied while N '
                      'threads of one process sleep in a futex wait, call '
-                     'getppid() in a loop at nice 19, or half and half; from just '
+                     'getppid() in a loop at nice 19, or half and half; '
+                     '"function-level consistency": the sleepers again, '
+                     'the kGraft patch with .per_function set (livepatch '
+                     'has that model anyway); from just '
                      'before finit_module() to "kgr: transition finalized" / '
                      '"patching complete" (kernel log time stamps). Then '
                      'reverted, the threads still there: from just before '
@@ -495,7 +501,7 @@ def main():
                      'task (apply and revert): the longest call of the functions that '
                      'task_call_func() runs with the task\'s locks held '
                      'and interrupts off (kGraft: kgr_snap_fn(), '
-                     'kgr_at_exit_fn(); livepatch: '
+                     'kgr_at_exit_fn(), kgr_switch_fn(); livepatch: '
                      'klp_check_and_switch_task()).')
 
     os.makedirs(args.out, exist_ok=True)

@@ -55,7 +55,8 @@
  *	start N threads in one process, MODE sleep: each asleep in a
  *	FUTEX_WAIT that nothing ends (a call kGraft nudges, and the thread
  *	restarts it); busy: each calling getppid() in a loop at nice 19;
- *	mix: half of each. Meanwhile a task forks a child that exits at once, again and
+ *	mix: half of each; sleepfn: as sleep, for a patch that settles for
+ *	function-level consistency (PARAMS say so). Meanwhile a task forks a child that exits at once, again and
  *	again, and times each fork() and wait. Then load MODULE with its
  *	parameters PARAMS (KIND as for trans) and wait for the end of the
  *	transition, or TIMEOUT_S; then revert the patch, with the threads
@@ -851,8 +852,9 @@ static int cmd_threads(int argc, char **argv)
 	n = atoi(argv[5]);
 	mode = argv[6];
 	timeout_s = atoi(argv[7]);
-	if (strcmp(mode, "sleep") && strcmp(mode, "busy") && strcmp(mode, "mix")) {
-		fprintf(stderr, "kgr-bench: MODE is sleep, busy or mix\n");
+	if (strcmp(mode, "sleep") && strcmp(mode, "sleepfn") &&
+	    strcmp(mode, "busy") && strcmp(mode, "mix")) {
+		fprintf(stderr, "kgr-bench: MODE is sleep, sleepfn, busy or mix\n");
 		return 2;
 	}
 	name = strrchr(module, '/');

@@ -328,7 +328,7 @@ stub_calls() {
 # is finalized ("kgr succeeded") and over: "kgr succeeded" comes at the
 # start of the finalization, and in_progress reads 1 until its end (more
 # than 100 ms later, seen once under TCG). kgr finalizes as soon as the
-# last task crossed, and checks again after 100 ms, 200 ms, ... 1 s.
+# last task crossed, and checks again after 10 ms, 20 ms, ... 1 s.
 kgr_wait_finalized() {
 	wait_for 'kmsg_since_mark | grep -q "^kgr succeeded$" &&
 		  [ "$(cat $KGR_SYS/in_progress)" = 0 ]' "$1" || {

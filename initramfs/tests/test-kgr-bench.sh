@@ -31,7 +31,9 @@
 #                       threads of one process (smoke 100)...
 #   kgr.bench.thread_modes=MODE,...  ...sleep in a futex wait, call
 #                       getppid() in a loop, or half and half: sleep, busy,
-#                       mix (smoke mix); the fork latency of a task meanwhile
+#                       mix; sleepfn: sleep, the kGraft patch settling for
+#                       function-level consistency (smoke mix,sleepfn); the
+#                       fork latency of a task meanwhile
 #
 # Target functions (samples/kgr-bench/kgr_bench.h): 0 is never patched;
 # kGraft patches 1 (per call, the handler), 2..1+R (idle), 2+R..1+2R
@@ -52,7 +54,7 @@ SAMPLE_MS=$(kgr_param bench.sample_ms 50)
 SIZES=$(kgr_param bench.sizes 64 | tr , ' ')
 NMANY=$(kgr_param bench.many 8)
 THREADS=$(kgr_param bench.threads 100 | tr , ' ')
-THREAD_MODES=$(kgr_param bench.thread_modes mix | tr , ' ')
+THREAD_MODES=$(kgr_param bench.thread_modes mix,sleepfn | tr , ' ')
 KLP_BASE=14	# first livepatch function: KGR_BENCH_NFN / 2 + 1
 TRANS_TIMEOUT=120
 
@@ -286,15 +288,17 @@ scale_pass() {
 # and reverted by kgr-bench (the transitions' times, the fork latency
 # meanwhile) while N threads are in MODE
 threads() {
-	local kind=$1 n=$2 mode=$3 mod=kgr_test_many_patch reverts
+	local kind=$1 n=$2 mode=$3 mod=kgr_test_many_patch reverts params=nr=1
 
 	[ "$kind" = klp ] && mod=kgr_test_many_klp
+	# the same sleepers, the kGraft patch at function-level consistency
+	[ "$kind$mode" = kgrsleepfn ] && params="nr=1 per_function=1"
 	reverts=$(kgr_reverted $mod)
 	log "% kgr-bench threads $kind $mode-$n $mod.ko $n $mode"
 	# the walks of the task list under tasklist_lock, timed meanwhile
 	echo 1 > $B/holds
 	kgr-bench threads "$kind" "$mode-$n" "$MODDIR/$mod.ko" "$n" "$mode" \
-		"$THREADS_TIMEOUT" nr=1 > /tmp/bench-threads.out 2>&1 || {
+		"$THREADS_TIMEOUT" "$params" > /tmp/bench-threads.out 2>&1 || {
 		cat /tmp/bench-threads.out
 		die "kgr-bench threads $kind $mode-$n failed"
 	}
@@ -523,6 +527,9 @@ for n in $THREADS; do
 			kgr) w="kgr_any_marked kgr_snap_fn" ;;
 			klp) w="klp_try_complete_transition klp_check_and_switch_task" ;;
 			esac
+			# at function-level consistency, kGraft switched the
+			# sleepers where they slept
+			[ "$kind$m" = kgrsleepfn ] && w="$w kgr_switch_fn"
 			for f in $w; do
 				echo "$line" | grep -q " $f=[1-9][0-9]*/[0-9]" ||
 					die "$kind, $n threads ($m): $f was not timed: $line"

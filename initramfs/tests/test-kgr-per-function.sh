@@ -8,8 +8,11 @@
 # Writing "function" finalizes the transition with the sleeper still
 # asleep, switched where it sleeps; its call still returns all 8 bytes.
 # Then a patch that sets .per_function (kgr_test_perfn, kgr_test_fn_perfn)
-# finalizes past another such sleeper by itself. With no transition,
-# "function" is refused.
+# finalizes past another such sleeper by itself, and past a kgr-sleeper
+# in read() of a FIFO, which one version per trip would nudge: it is
+# switched where it sleeps, never woken (its voluntary context switches
+# do not change), and its read still returns the byte written later.
+# With no transition, "function" is refused.
 #
 # kgr-timeout: 90
 
@@ -64,13 +67,30 @@ finish held
 
 echo function > $CONS 2>/dev/null && die "writing function with no transition was accepted"
 
+# the voluntary context switches of process PID
+nvcsw() {
+	sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' /proc/$1/status
+}
+
 waitall decl
+start_sleeper $DIR read read 0
+wait_for "grep -q '^pid=' $DIR/read.out" 10 || die "the reader did not start"
+sleep 1
+rpid=$(cat $DIR/read.pid)
+before=$(nvcsw $rpid)
 start_test "a patch that asks for function-level consistency"
 load_mod kgr_test_perfn
 kgr_wait_finalized 10
 expect_log "kgr_test_perfn asks for function-level consistency"
 assert_eq 0 "$(cat /proc/$(cat $DIR/decl.pid)/kgr_in_progress)" "kgr_in_progress of the second sleeper"
+assert_eq 0 "$(cat /proc/$rpid/kgr_in_progress)" "kgr_in_progress of the reader"
+assert_eq "$before" "$(nvcsw $rpid)" "voluntary context switches of the reader (woken by the transition?)"
+grep -q '^mode=' $DIR/read.out && die "the reader returned: $(cat $DIR/read.out)"
 finish decl
+echo x > $DIR/read.fifo
+wait_for "grep -q '^mode=' $DIR/read.out" 10 || die "the reader did not return"
+grep -q '^mode=read ret=1 errno=0 ' $DIR/read.out ||
+	die "the reader: expected ret=1, got '$(grep '^mode=' $DIR/read.out)'"
 assert_eq 2 "$(fn_version perfn)" "kgr_test_fn_perfn after the transition"
 log "ok"
 exit 0

@@ -33,6 +33,7 @@
  *                            that look at a task pinned by
  *                            task_call_func(), its CPU's interrupts off
  *                            (kGraft's kgr_snap_fn(), kgr_at_exit_fn(),
+ *                            kgr_switch_fn(),
  *                            livepatch's klp_check_and_switch_task()),
  *                            from now on;
  *                            0: stop. read: "NAME=CALLS/MAX_US ..." for
@@ -367,6 +368,7 @@ static struct kgr_bench_hold kgr_bench_holds[] = {
 	KGR_BENCH_HOLD("klp_try_complete_transition"),
 	KGR_BENCH_HOLD("kgr_snap_fn"),
 	KGR_BENCH_HOLD("kgr_at_exit_fn"),
+	KGR_BENCH_HOLD("kgr_switch_fn"),
 	KGR_BENCH_HOLD("klp_check_and_switch_task"),
 };
 static DEFINE_MUTEX(kgr_bench_holds_lock);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kgr_test_many_patch -- one patch of the 1024 functions of kgr_test_many
- * (of the first nr=N): each new function returns 2.
+ * (of the first nr=N): each new function returns 2. per_function=1: the
+ * patch settles for function-level consistency.
  */
 #include <linux/kgr.h>
 #include <linux/module.h>
@@ -20,6 +21,8 @@ static struct kgr_patch patch = {
 /* nr=N: only the first N functions (a cumulative patch's nops on fewer) */
 static unsigned int nr = KGR_TEST_MANY_NR;
 module_param(nr, uint, 0444);
+static bool per_function;
+module_param(per_function, bool, 0444);
 
 static int __init kgr_test_many_patch_init(void)
 {
@@ -27,6 +30,7 @@ static int __init kgr_test_many_patch_init(void)
 		return -EINVAL;
 	if (nr < KGR_TEST_MANY_NR)
 		patch.patches[nr] = KGR_PATCH_END;
+	patch.per_function = per_function;
 	return kgr_start_patching(&patch);
 }
 module_init(kgr_test_many_patch_init);
