@@ -433,8 +433,10 @@ def main():
             d = th.get((n, mode, kind), {})
             if 'fork_max_us' not in d:
                 return 'n/a'
-            return '%.1f ms (%.1f)' % (int(d['fork_max_us']) / 1e3,
-                                       int(d['fork_base_max_us']) / 1e3)
+            base = int(d['fork_base_max_us']) / 1e3
+            if int(d['fork_max_us']) < 0:
+                return 'no fork ended (%.1f)' % base
+            return '%.1f ms (%.1f)' % (int(d['fork_max_us']) / 1e3, base)
         def hold(n, mode, kind, what='walks'):
             funcs = {('kgr', 'walks'): ('kgr_mark_all', 'kgr_any_marked'),
                      ('klp', 'walks'): ('klp_start_transition',

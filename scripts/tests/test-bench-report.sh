@@ -166,8 +166,8 @@ expect_line "scale row: 1024 functions applied and reverted" \
 	'| 1024 | 913 ms (136 ms) | 4250 ms | 325 ms (173 ms) | 108240 ms |'
 expect_line "threads row: 100 threads, half and half; reverts 180000 and 1420000 us; fork times; the longest walks (kgr 2400 us of 1+3, klp 1800 us of 1+2); the longest looks (kgr 61 us of 120+40, klp 48 us of 150)" \
 	'| 100 | half and half | 0.21 s | 1.35 s | 0.18 s | 1.42 s | 4.1 ms (2.5) | 3.9 ms (2.6) | 2.4 ms (4 walks) | 1.8 ms (3 walks) | 61 us (160 looks) | 48 us (150 looks) |'
-expect_line "threads row: 100 sleepers, kGraft at function level; its looks include kgr_switch_fn (75 us of 210+200; kgr_at_exit_fn -1 is no call)" \
-	'| 100 | asleep (futex), function-level consistency | 0.07 s | 1.10 s | 0.06 s | 0.04 s | 2.1 ms (2.0) | 3.0 ms (2.7) | 0.3 ms (3 walks) | 0.9 ms (3 walks) | 75 us (410 looks) | 50 us (200 looks) |'
+expect_line "threads row: 100 sleepers, kGraft at function level; its looks include kgr_switch_fn (75 us of 210+200; kgr_at_exit_fn -1 is no call); livepatch's forker saw no fork end (fork_max_us=-1)" \
+	'| 100 | asleep (futex), function-level consistency | 0.07 s | 1.10 s | 0.06 s | 0.04 s | 2.1 ms (2.0) | no fork ended (2.7) | 0.3 ms (3 walks) | 0.9 ms (3 walks) | 75 us (410 looks) | 50 us (200 looks) |'
 expect_line "memory row: (400 kB + 24 kB - 16 KiB) / 1024; (900 kB + 4112 kB - 16 KiB) / 1024" \
 	'| 1024 | 408 B (slab 400, vmalloc 8) | 4996 B (slab 900, vmalloc 4096) |'
 expect_line "row: memory per patch (80+8 B; 296+2*168+152 B)" \
