@@ -56,8 +56,9 @@
  *	FUTEX_WAIT that nothing ends (a call kGraft nudges, and the thread
  *	restarts it); busy: each calling getppid() in a loop at nice 19;
  *	mix: half of each; sleepfn: as sleep, for a patch that settles for
- *	function-level consistency (PARAMS say so). Meanwhile a task forks a child that exits at once, again and
- *	again, and times each fork() and wait. Then load MODULE with its
+ *	function-level consistency (PARAMS say so). Meanwhile a task forks a
+ *	child that exits at once, again and again, and times each fork()
+ *	and wait. Then load MODULE with its
  *	parameters PARAMS (KIND as for trans) and wait for the end of the
  *	transition, or TIMEOUT_S; then revert the patch, with the threads
  *	still there (kgr: write 1 to /sys/kernel/kgraft/NAME/revert; klp:
